@@ -1,0 +1,22 @@
+//! Bots as processes: spawning in their own process group with a cleared environment,
+//! rlimits and an optional bubblewrap sandbox; stdout lines with a length cap and deadlines;
+//! writes with deadlines; stderr drained into a capped log; and killing plus reaping the whole
+//! group on every exit path.
+
+mod bwrap;
+mod command;
+mod error;
+mod group;
+mod limits;
+mod process;
+mod spec;
+mod stderr;
+
+pub use bwrap::{bwrap_args, probe_bwrap};
+pub use error::{ReadError, SpawnError, WriteError};
+pub use group::set_child_subreaper;
+pub use process::{BotProcess, ExitSummary};
+pub use spec::{
+    BotSpec, DEFAULT_MAX_LINE_BYTES, DEFAULT_PATH, DEFAULT_STDERR_KEEP_BYTES, Limits, SandboxLevel,
+};
+pub use stderr::{SUMMARY_TAIL_BYTES, StderrSummary};

@@ -1,0 +1,187 @@
+//! Turning a [`BotSpec`] into a ready-to-spawn [`tokio::process::Command`].
+
+use std::ffi::{OsStr, OsString};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+use tokio::process::Command;
+
+use super::bwrap::bwrap_args;
+use super::error::SpawnError;
+use super::limits;
+use super::spec::{BotSpec, DEFAULT_PATH, SandboxLevel};
+
+/// A command plus what the caller needs to report on it.
+pub(crate) struct Prepared {
+    pub cmd: Command,
+    /// The bot's program as resolved (not `bwrap`), for messages.
+    pub program: String,
+}
+
+pub(crate) fn prepare(spec: &BotSpec) -> Result<Prepared, SpawnError> {
+    let name = || spec.name.clone();
+    let Some((program, args)) = spec.argv.split_first() else {
+        return Err(SpawnError::EmptyArgv { name: name() });
+    };
+    std::fs::create_dir_all(&spec.workdir).map_err(|source| SpawnError::Workdir {
+        name: name(),
+        path: spec.workdir.clone(),
+        source,
+    })?;
+    // Absolute and symlink-free: bwrap needs that, and HOME should be absolute.
+    let workdir = spec
+        .workdir
+        .canonicalize()
+        .map_err(|source| SpawnError::Workdir {
+            name: name(),
+            path: spec.workdir.clone(),
+            source,
+        })?;
+
+    let env = environment(spec, &workdir);
+    let path_var = env
+        .iter()
+        .find(|(k, _)| k == "PATH")
+        .map(|(_, v)| v.clone())
+        .unwrap_or_default();
+
+    let resolved = resolve_program(program, &path_var, &workdir).ok_or_else(|| {
+        SpawnError::ProgramNotFound {
+            name: name(),
+            program: program.clone(),
+            detail: if program.contains('/') {
+                format!(" (looked for {})", workdir.join(program).display())
+            } else {
+                format!(" on PATH={}", path_var.to_string_lossy())
+            },
+        }
+    })?;
+
+    let mut cmd = match spec.sandbox {
+        SandboxLevel::None | SandboxLevel::Limits => {
+            let mut cmd = Command::new(&resolved);
+            cmd.args(args);
+            cmd
+        }
+        SandboxLevel::Bwrap => {
+            let arena_path = std::env::var_os("PATH").unwrap_or_default();
+            let bwrap = find_in_path("bwrap", &path_var)
+                .or_else(|| find_in_path("bwrap", &arena_path))
+                .ok_or_else(|| SpawnError::SandboxUnavailable {
+                    name: name(),
+                    reason: "`bwrap` not found on PATH (install bubblewrap, or use sandbox \
+                             level `limits`)"
+                        .to_string(),
+                })?;
+            let mut cmd = Command::new(bwrap);
+            cmd.args(bwrap_args(&workdir, &resolved, args));
+            cmd
+        }
+    };
+    if spec.sandbox != SandboxLevel::None {
+        limits::install(&mut cmd, spec.limits);
+    }
+    cmd.env_clear()
+        .envs(env)
+        .current_dir(&workdir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        // Own group, pgid == pid: the arena can signal the bot and all it forks at once, and
+        // the terminal's Ctrl-C doesn't reach bots (the arena kills them itself).
+        .process_group(0)
+        // Backstop only: kills the direct child, not its descendants (see the group guard).
+        .kill_on_drop(true);
+    Ok(Prepared {
+        cmd,
+        program: program.clone(),
+    })
+}
+
+/// The bot's complete environment: defaults, then the spec's own entries on top.
+fn environment(spec: &BotSpec, workdir: &Path) -> Vec<(OsString, OsString)> {
+    let mut env: Vec<(OsString, OsString)> = Vec::new();
+    if !spec.env.contains_key("PATH") {
+        env.push(("PATH".into(), DEFAULT_PATH.into()));
+    }
+    if !spec.env.contains_key("HOME") {
+        env.push(("HOME".into(), workdir.into()));
+    }
+    env.extend(spec.env.iter().map(|(k, v)| (k.into(), v.into())));
+    env
+}
+
+/// Where `program` will be executed from: a path with a `/` is taken as is (relative ones
+/// against the workdir), a bare name is searched in `path_var`.
+fn resolve_program(program: &str, path_var: &OsStr, workdir: &Path) -> Option<PathBuf> {
+    if program.contains('/') {
+        let path = workdir.join(program);
+        is_executable(&path).then_some(path)
+    } else {
+        find_in_path(program, path_var)
+    }
+}
+
+/// Like `execvp`'s search: the first executable regular file named `name` in `path_var`.
+/// Empty entries (meaning the current directory) are skipped on purpose.
+pub(crate) fn find_in_path(name: &str, path_var: &OsStr) -> Option<PathBuf> {
+    path_var
+        .as_bytes()
+        .split(|&b| b == b':')
+        .filter(|dir| !dir.is_empty())
+        .map(|dir| Path::new(OsStr::from_bytes(dir)).join(name))
+        .find(|candidate| is_executable(candidate))
+}
+
+fn is_executable(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_environment_and_overrides() {
+        let mut spec = BotSpec::new("b", vec!["x".into()], "/w", "/w/log");
+        let env = environment(&spec, Path::new("/w"));
+        assert_eq!(
+            env,
+            [
+                (OsString::from("PATH"), OsString::from(DEFAULT_PATH)),
+                ("HOME".into(), "/w".into())
+            ]
+        );
+        spec.env.insert("PATH".into(), "/opt/bin".into());
+        spec.env.insert("SEED".into(), "7".into());
+        let env = environment(&spec, Path::new("/w"));
+        assert_eq!(
+            env,
+            [
+                (OsString::from("HOME"), OsString::from("/w")),
+                ("PATH".into(), "/opt/bin".into()),
+                ("SEED".into(), "7".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn path_search() {
+        assert!(find_in_path("sh", OsStr::new("/nonexistent::/bin:/usr/bin")).is_some());
+        assert_eq!(find_in_path("sh", OsStr::new("")), None);
+        assert_eq!(
+            resolve_program(
+                "no-such-program-here",
+                OsStr::new(DEFAULT_PATH),
+                Path::new("/")
+            ),
+            None
+        );
+        assert_eq!(
+            resolve_program("bin/sh", OsStr::new(""), Path::new("/")),
+            Some(PathBuf::from("/bin/sh"))
+        );
+    }
+}

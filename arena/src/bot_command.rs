@@ -1,0 +1,128 @@
+//! Turning a user's bot command line into a [`BotSpec`].
+
+use std::path::{Path, PathBuf};
+
+use crate::bot::{BotSpec, Limits, SandboxLevel};
+
+/// A command line split like a shell would, with a clear error for unbalanced quotes.
+pub fn split(command: &str) -> Result<Vec<String>, String> {
+    let argv = shlex::split(command)
+        .ok_or_else(|| format!("cannot split bot command {command:?}: unbalanced quotes"))?;
+    if argv.is_empty() {
+        return Err("empty bot command".into());
+    }
+    Ok(argv)
+}
+
+/// Bots run in their own working directory, so every argument that names an existing file or
+/// directory relative to `base` is made absolute (`python3 bots/x.py` keeps working).
+pub fn absolutize(argv: &[String], base: &Path) -> Vec<String> {
+    argv.iter()
+        .map(|arg| {
+            let path = Path::new(arg);
+            if !arg.starts_with('-') && path.is_relative() && base.join(path).exists() {
+                base.join(path).to_string_lossy().into_owned()
+            } else {
+                arg.clone()
+            }
+        })
+        .collect()
+}
+
+/// A readable default name: the script's file stem, or the program's name.
+pub fn default_name(argv: &[String]) -> String {
+    let interpreters = [
+        "python3", "python", "node", "java", "sh", "bash", "ruby", "perl",
+    ];
+    let program = Path::new(&argv[0])
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned());
+    let pick = match program.as_deref() {
+        Some(p) if interpreters.contains(&p) => argv[1..]
+            .iter()
+            .find(|a| !a.starts_with('-'))
+            .cloned()
+            .unwrap_or_else(|| argv[0].clone()),
+        _ => argv[0].clone(),
+    };
+    Path::new(&pick)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or(pick)
+}
+
+/// Makes names unique by appending `#2`, `#3`, ... to repeats.
+pub fn unique_names(names: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(names.len());
+    for name in names {
+        let mut candidate = name.clone();
+        let mut k = 2;
+        while out.contains(&candidate) {
+            candidate = format!("{name}#{k}");
+            k += 1;
+        }
+        out.push(candidate);
+    }
+    out
+}
+
+/// Everything needed to build the spec of one seat's bot.
+pub struct SpecInput<'a> {
+    pub name: &'a str,
+    pub argv: Vec<String>,
+    pub workdir: PathBuf,
+    pub log_dir: &'a Path,
+    pub seat: usize,
+    pub sandbox: SandboxLevel,
+    pub limits: Limits,
+}
+
+pub fn spec(input: SpecInput<'_>) -> BotSpec {
+    let safe: String = input
+        .name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let mut spec = BotSpec::new(
+        input.name,
+        input.argv,
+        input.workdir,
+        input
+            .log_dir
+            .join(format!("seat{}-{safe}.stderr.log", input.seat)),
+    );
+    spec.sandbox = input.sandbox;
+    spec.limits = input.limits;
+    spec
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_come_from_the_script_or_the_program() {
+        let argv = split("python3 sample-bots/python/random_bot.py --seed 3").unwrap();
+        assert_eq!(default_name(&argv), "random_bot");
+        assert_eq!(
+            default_name(&split("./target/release/mc-bot").unwrap()),
+            "mc-bot"
+        );
+        assert_eq!(
+            unique_names(vec!["a".into(), "a".into(), "b".into(), "a".into()]),
+            ["a", "a#2", "b", "a#3"]
+        );
+    }
+
+    #[test]
+    fn unbalanced_quotes_are_an_error() {
+        assert!(split("python3 'oops").is_err());
+        assert!(split("   ").is_err());
+    }
+}

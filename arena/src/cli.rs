@@ -1,0 +1,191 @@
+//! The command line: every subcommand and option.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use protocol::{SequenceOrder, Settings, TimeLimits, Variant};
+
+use crate::bot::SandboxLevel;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "arena",
+    version,
+    about = "Runs Teen Patti bots against each other"
+)]
+pub struct Cli {
+    /// More logging on stderr (-v: debug, -vv: trace). RUST_LOG overrides.
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    pub verbose: u8,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Compare hands: JSON lines of hands on stdin, one verdict line each on stdout.
+    Compare {
+        #[arg(long, value_parser = parse_variant)]
+        variant: Variant,
+        #[arg(long, default_value = "a23-high", value_parser = parse_order)]
+        sequence_order: SequenceOrder,
+    },
+    /// Play one match between bot programs.
+    Match(MatchArgs),
+    /// Check or read a replay file.
+    Replay {
+        #[command(subcommand)]
+        command: ReplayCommand,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ReplayCommand {
+    /// Re-simulate the replay from its seed and recorded actions; fail on any difference.
+    Verify { file: PathBuf },
+    /// Print a readable hand history.
+    Show { file: PathBuf },
+}
+
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// The game: classic, closest-555 or lallan-kallan.
+    #[arg(long, value_parser = parse_variant)]
+    pub game: Variant,
+    /// Number of hands.
+    #[arg(long, default_value_t = 100)]
+    pub hands: u64,
+    /// Seed of the deals (and of the bots' own seeds).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// A bot's command line, split like a shell would; once per seat, in seat order.
+    #[arg(long = "bot", value_name = "CMD", required = true)]
+    pub bots: Vec<String>,
+    /// A display name for the bot of the same position (default: from its command).
+    #[arg(long = "name", value_name = "NAME")]
+    pub names: Vec<String>,
+    /// Write the replay (JSON lines) here.
+    #[arg(long)]
+    pub replay: Option<PathBuf>,
+    /// Print one JSON object instead of the readable summary.
+    #[arg(long)]
+    pub json: bool,
+    /// Keep each bot's stderr log in this directory (default: discarded after the match).
+    #[arg(long)]
+    pub logs: Option<PathBuf>,
+    #[command(flatten)]
+    pub table: TableArgs,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// Table settings shared by every command that plays.
+#[derive(Args, Debug, Clone)]
+pub struct TableArgs {
+    /// Chips every seat pays before the deal.
+    #[arg(long, default_value_t = 1)]
+    pub boot: u64,
+    /// Chaal limit: the current stake never exceeds this (chips).
+    #[arg(long, default_value_t = 64)]
+    pub max_stake: u64,
+    /// Pot limit: reaching it reveals all remaining hands (chips).
+    #[arg(long, default_value_t = 1024)]
+    pub pot_limit: u64,
+    /// Whether sideshows are allowed.
+    #[arg(long, default_value = "on")]
+    pub sideshow: OnOff,
+    #[arg(long, default_value = "a23-high", value_parser = parse_order)]
+    pub sequence_order: SequenceOrder,
+    /// Classic game: blind bets before a seat must see.
+    #[arg(long, default_value_t = 4)]
+    pub blind_limit: u32,
+    /// Closest to 555: chips per swap.
+    #[arg(long, default_value_t = 0)]
+    pub swap_cost: u64,
+    /// Safety cap on betting turns per hand (then a group reveal).
+    #[arg(long, default_value_t = 500)]
+    pub max_turns: u32,
+}
+
+impl TableArgs {
+    pub fn settings(&self, variant: Variant) -> Settings {
+        Settings {
+            variant,
+            boot: self.boot,
+            max_stake: self.max_stake,
+            pot_limit: self.pot_limit,
+            sideshow: self.sideshow == OnOff::On,
+            sequence_order: self.sequence_order,
+            blind_limit: self.blind_limit,
+            swap_cost: self.swap_cost,
+            max_turns: self.max_turns,
+        }
+    }
+}
+
+/// Time limits and isolation of bots.
+#[derive(Args, Debug, Clone)]
+pub struct LimitArgs {
+    /// Time for a bot to start and answer hello (ms).
+    #[arg(long, default_value_t = 5000)]
+    pub startup_ms: u64,
+    /// Time for each decision (ms), before the bank is drawn on.
+    #[arg(long, default_value_t = 1000)]
+    pub decision_ms: u64,
+    /// Time bank for the whole match (ms).
+    #[arg(long, default_value_t = 10_000)]
+    pub bank_ms: u64,
+    /// Restarts allowed per bot after a crash.
+    #[arg(long, default_value_t = 2)]
+    pub max_restarts: u32,
+    /// Isolation: none, limits (rlimits, private directory, cleared environment) or bwrap.
+    #[arg(long, default_value = "limits")]
+    pub sandbox: SandboxArg,
+    /// Memory limit per bot (MiB) under the limits and bwrap sandboxes.
+    #[arg(long, default_value_t = 2048)]
+    pub memory_mb: u64,
+    /// CPU time limit per bot (seconds) under the limits and bwrap sandboxes.
+    #[arg(long, default_value_t = 600)]
+    pub cpu_seconds: u64,
+}
+
+impl LimitArgs {
+    pub fn time(&self) -> TimeLimits {
+        TimeLimits {
+            startup_ms: self.startup_ms,
+            decision_ms: self.decision_ms,
+            bank_ms: self.bank_ms,
+        }
+    }
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnOff {
+    On,
+    Off,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SandboxArg {
+    None,
+    Limits,
+    Bwrap,
+}
+
+impl From<SandboxArg> for SandboxLevel {
+    fn from(arg: SandboxArg) -> SandboxLevel {
+        match arg {
+            SandboxArg::None => SandboxLevel::None,
+            SandboxArg::Limits => SandboxLevel::Limits,
+            SandboxArg::Bwrap => SandboxLevel::Bwrap,
+        }
+    }
+}
+
+fn parse_variant(text: &str) -> Result<Variant, String> {
+    text.parse()
+}
+
+fn parse_order(text: &str) -> Result<SequenceOrder, String> {
+    text.parse()
+}

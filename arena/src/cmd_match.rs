@@ -1,0 +1,170 @@
+//! `arena match`: one match from the command line.
+
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use tokio_util::sync::CancellationToken;
+
+use crate::bot::Limits;
+use crate::bot_command::{self, SpecInput};
+use crate::cli::MatchArgs;
+use crate::referee::{MatchConfig, MatchResult, SeatConfig, run_match};
+
+pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
+    let settings = args.table.settings(args.game);
+    settings
+        .validate(args.bots.len())
+        .with_context(|| format!("--bot given {} times", args.bots.len()))?;
+    if args.names.len() > args.bots.len() {
+        bail!(
+            "--name given {} times but --bot only {}",
+            args.names.len(),
+            args.bots.len()
+        );
+    }
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let work = tempfile::Builder::new()
+        .prefix("arena-match-")
+        .tempdir()
+        .context("cannot create a working directory")?;
+    let log_dir = match &args.logs {
+        Some(dir) => {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create log directory {}", dir.display()))?;
+            dir.clone()
+        }
+        None => work.path().join("logs"),
+    };
+    let mut argvs = Vec::new();
+    for (i, command) in args.bots.iter().enumerate() {
+        let argv = bot_command::split(command)
+            .map_err(|e| anyhow::anyhow!("--bot number {}: {e}", i + 1))?;
+        argvs.push(bot_command::absolutize(&argv, &cwd));
+    }
+    let names = bot_command::unique_names(
+        argvs
+            .iter()
+            .enumerate()
+            .map(|(i, argv)| {
+                args.names
+                    .get(i)
+                    .cloned()
+                    .unwrap_or_else(|| bot_command::default_name(argv))
+            })
+            .collect(),
+    );
+    let limits = Limits {
+        cpu_seconds: Some(args.limits.cpu_seconds),
+        memory_bytes: Some(args.limits.memory_mb << 20),
+        file_size_bytes: Some(64 << 20),
+        open_files: Some(256),
+    };
+    let seats = argvs
+        .into_iter()
+        .zip(&names)
+        .enumerate()
+        .map(|(seat, (argv, name))| SeatConfig {
+            spec: bot_command::spec(SpecInput {
+                name,
+                argv,
+                workdir: work.path().join(format!("seat{seat}")),
+                log_dir: &log_dir,
+                seat,
+                sandbox: args.limits.sandbox.into(),
+                limits,
+            }),
+        })
+        .collect();
+    let config = MatchConfig {
+        settings,
+        hands: args.hands,
+        seed: args.seed,
+        first_hand: 0,
+        first_dealer: 0,
+        seats,
+        time: args.limits.time(),
+        max_restarts: args.limits.max_restarts,
+        exit_grace: Duration::from_millis(500),
+        replay: args.replay.clone(),
+    };
+    let cancel = CancellationToken::new();
+    let ctrl_c = cancel.clone();
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            ctrl_c.cancel();
+        }
+    });
+    let result = run_match(&config, &cancel).await?;
+    if args.json {
+        crate::output::print(&format!("{}\n", summary_json(&result)))?;
+    } else {
+        crate::output::print(&summary_text(&result, args.replay.as_deref()))?;
+    }
+    Ok(())
+}
+
+/// The `--json` summary: one object, per bot its name, seat, net chips and faults.
+pub fn summary_json(result: &MatchResult) -> serde_json::Value {
+    serde_json::json!({
+        "game": result.game,
+        "hands": result.hands,
+        "seed": result.seed,
+        "bots": result.seats.iter().map(|s| serde_json::json!({
+            "name": s.name,
+            "seat": s.seat,
+            "net": s.net,
+            "chips_per_hand": result.chips_per_hand(s.seat),
+            "hands_won": s.hands_won,
+            "faults": s.faults,
+            "restarts": s.restarts,
+            "decisions": s.decisions,
+            "mean_decision_ms": if s.decisions == 0 { 0.0 } else { s.decision_ms as f64 / s.decisions as f64 },
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// The readable summary.
+pub fn summary_text(result: &MatchResult, replay: Option<&Path>) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} match, {} hands, seed {}",
+        result.game, result.hands, result.seed
+    );
+    let _ = writeln!(
+        out,
+        "{:<4} {:<24} {:>10} {:>10} {:>9}  faults",
+        "seat", "bot", "net", "per hand", "hands won"
+    );
+    for s in &result.seats {
+        let faults = if s.faults.is_empty() {
+            "-".to_string()
+        } else {
+            s.faults
+                .iter()
+                .map(|(k, n)| format!("{k} {n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let _ = writeln!(
+            out,
+            "{:<4} {:<24} {:>+10} {:>+10.3} {:>9}  {faults}{}",
+            s.seat,
+            s.name,
+            s.net,
+            result.chips_per_hand(s.seat),
+            s.hands_won,
+            if s.restarts > 0 {
+                format!(" (restarted {}x)", s.restarts)
+            } else {
+                String::new()
+            }
+        );
+    }
+    if let Some(replay) = replay {
+        let _ = writeln!(out, "replay: {}", replay.display());
+    }
+    out
+}

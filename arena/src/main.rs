@@ -1,0 +1,96 @@
+//! `arena`: turns errors into messages and exit codes; the work is in the library.
+
+use std::io::{self, IsTerminal};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use arena::cli::{Cli, Command, ReplayCommand};
+use clap::Parser;
+
+/// Exit codes (also in the README).
+mod exit {
+    /// The arena could not do what was asked (bad file, missing program, replay mismatch).
+    pub const FAILURE: u8 = 1;
+    /// `arena compare` read at least one bad line (each got an error line).
+    pub const BAD_INPUT_LINES: u8 = 3;
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse(); // exits with code 2 on a bad command line
+    init_tracing(cli.verbose);
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("arena: cannot start the async runtime: {e}");
+            return ExitCode::from(exit::FAILURE);
+        }
+    };
+    match runtime.block_on(run(cli)) {
+        Ok(code) => code,
+        Err(e) => {
+            // A closed pipe (e.g. `arena ... | head`) is not an error worth a message.
+            if e.chain().any(|c| {
+                c.downcast_ref::<io::Error>()
+                    .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+            }) {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("arena: error: {e:#}");
+            ExitCode::from(exit::FAILURE)
+        }
+    }
+}
+
+async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Compare {
+            variant,
+            sequence_order,
+        } => {
+            let stdin = io::stdin().lock();
+            let bad = arena::compare::run(variant, sequence_order, stdin, io::stdout().lock())?;
+            if bad > 0 {
+                eprintln!("arena compare: {bad} bad line(s); see the error lines");
+                return Ok(ExitCode::from(exit::BAD_INPUT_LINES));
+            }
+        }
+        Command::Match(args) => arena::cmd_match::run(args).await?,
+        Command::Replay { command } => match command {
+            ReplayCommand::Verify { file } => {
+                let records = arena::replay::read(&file)?;
+                let verified = arena::replay::verify(&records)
+                    .with_context(|| format!("{} does not re-simulate", file.display()))?;
+                arena::output::print(&format!(
+                    "{}: OK ({} hands, {} actions, {} events re-simulated)\n",
+                    file.display(),
+                    verified.hands,
+                    verified.actions,
+                    verified.events
+                ))?;
+            }
+            ReplayCommand::Show { file } => {
+                let records = arena::replay::read(&file)?;
+                arena::output::print(&arena::replay::show(&records))?;
+            }
+        },
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn init_tracing(verbose: u8) {
+    let default = match verbose {
+        0 => "warn",
+        1 => "debug",
+        _ => "trace",
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(io::stderr)
+        .with_ansi(io::stderr().is_terminal())
+        .init();
+}

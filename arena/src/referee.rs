@@ -1,0 +1,15 @@
+//! The referee: runs one match between bot processes.
+//!
+//! One loop: ask the seat that must decide, check the answer against `legal()`, apply it, tell
+//! every seat what it may see. Faults become an action for the bot (pack, keep or refuse) and a
+//! fault record; the match always finishes.
+
+mod connection;
+mod match_config;
+mod match_runner;
+mod result;
+
+pub use connection::{Asked, Connection, SeatFault};
+pub use match_config::{MatchConfig, SeatConfig};
+pub use match_runner::{MatchError, run_match};
+pub use result::{MatchResult, SeatResult};

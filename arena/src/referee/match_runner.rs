@@ -1,0 +1,495 @@
+//! The match loop.
+
+use std::time::Duration;
+
+use futures::future::join_all;
+use protocol::{
+    Action, ArenaMessage, DecisionKind, FaultNotice, Hello, MatchEnd, PROTOCOL_VERSION, Request,
+};
+use rules::{Event, Hand, SettingsError};
+use tokio_util::sync::CancellationToken;
+
+use super::connection::{Connection, SeatFault};
+use super::match_config::{MatchConfig, SeatConfig, bot_seed};
+use super::result::{MatchResult, SeatResult};
+use crate::bot::SpawnError;
+use crate::replay::{ActionSource, BotRecord, BotStatus, Header, Record, ReplayWriter};
+
+/// Why a match could not be played (bots misbehaving is never one of these).
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    #[error("{0}")]
+    Settings(#[from] SettingsError),
+    #[error("{0}")]
+    Spawn(#[from] SpawnError),
+    #[error("cannot write the replay: {0}")]
+    Replay(#[from] std::io::Error),
+    #[error("the match was cancelled")]
+    Cancelled,
+}
+
+struct Seat<'a> {
+    index: usize,
+    config: &'a SeatConfig,
+    connection: Option<Connection>,
+    restarts_left: u32,
+    disabled: bool,
+    result: SeatResult,
+}
+
+struct Referee<'a> {
+    config: &'a MatchConfig,
+    seats: Vec<Seat<'a>>,
+    replay: ReplayWriter,
+    next_request: u64,
+    blind_start: bool,
+}
+
+/// Plays a whole match. Returns an error only when the arena itself cannot go on; every bot
+/// failure is recorded as a fault and the match finishes.
+pub async fn run_match(
+    config: &MatchConfig,
+    cancel: &CancellationToken,
+) -> Result<MatchResult, MatchError> {
+    config.settings.validate(config.seats.len())?;
+    let replay = ReplayWriter::create(config.replay.as_deref())?;
+    let mut referee = Referee {
+        config,
+        seats: config
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(index, seat)| Seat {
+                index,
+                config: seat,
+                connection: None,
+                restarts_left: config.max_restarts,
+                disabled: false,
+                result: SeatResult {
+                    seat: index,
+                    name: seat.spec.name.clone(),
+                    ..SeatResult::default()
+                },
+            })
+            .collect(),
+        replay,
+        next_request: 1,
+        blind_start: config.settings.variant.has_blind_play(),
+    };
+    let outcome = referee.play(cancel).await;
+    let hand_payoffs = match outcome {
+        Ok(payoffs) => payoffs,
+        Err(e) => {
+            referee.close_all(Duration::ZERO).await;
+            let _ = referee.replay.flush();
+            return Err(e);
+        }
+    };
+    referee.finish(hand_payoffs).await
+}
+
+impl<'a> Referee<'a> {
+    async fn play(&mut self, cancel: &CancellationToken) -> Result<Vec<Vec<i64>>, MatchError> {
+        let config = self.config;
+        self.replay.write(&Record::Header(self.header()))?;
+        for seat in 0..self.seats.len() {
+            self.start_bot(seat, config.first_hand, false).await?;
+        }
+        let n = self.seats.len();
+        let mut hand_payoffs = Vec::with_capacity(config.hands as usize);
+        for h in 0..config.hands {
+            if cancel.is_cancelled() {
+                return Err(MatchError::Cancelled);
+            }
+            let hand_index = config.first_hand + h;
+            for seat in 0..n {
+                if self.seats[seat].connection.is_none() && !self.seats[seat].disabled {
+                    self.restart_bot(seat, hand_index).await?;
+                }
+            }
+            let dealer = (config.first_dealer + h as usize) % n;
+            let (mut hand, events) =
+                Hand::seeded(config.settings, n, dealer, config.seed, hand_index)?;
+            // A seat without a running bot (crashed, disabled) is played by the arena.
+            let mut forced: Vec<bool> = self.seats.iter().map(|s| s.connection.is_none()).collect();
+            self.dispatch(hand_index, &events)?;
+            while let Some(decision) = hand.to_act() {
+                let seat = decision.seat;
+                let mut answer = None;
+                if !forced[seat] {
+                    let request = self.request(&hand, hand_index, decision.kind, seat);
+                    match self.ask(seat, &request).await {
+                        Ok((action, elapsed_ms)) => match hand.apply(seat, action) {
+                            Ok(events) => {
+                                self.record_action(
+                                    hand_index,
+                                    seat,
+                                    decision.kind,
+                                    action,
+                                    Some(elapsed_ms),
+                                )?;
+                                self.dispatch(hand_index, &events)?;
+                                answer = Some(());
+                            }
+                            Err(illegal) => {
+                                let fault = SeatFault {
+                                    kind: protocol::FaultKind::Illegal,
+                                    detail: illegal.to_string(),
+                                    line: Some(serde_json::to_string(&action).unwrap_or_default()),
+                                    broken: false,
+                                };
+                                self.fault(
+                                    hand_index,
+                                    seat,
+                                    Some(request.id),
+                                    decision.kind,
+                                    fault,
+                                )
+                                .await?;
+                            }
+                        },
+                        Err(fault) => {
+                            self.fault(hand_index, seat, Some(request.id), decision.kind, fault)
+                                .await?;
+                        }
+                    }
+                    if answer.is_none() {
+                        forced[seat] = true;
+                    }
+                }
+                if answer.is_none() {
+                    let action = fallback(decision.kind);
+                    let events = hand
+                        .apply(seat, action)
+                        .expect("pack, keep and refuse are always legal for their decision");
+                    self.record_action(hand_index, seat, decision.kind, action, None)?;
+                    self.dispatch(hand_index, &events)?;
+                }
+            }
+            let payoffs = hand.payoffs().expect("the hand is over").to_vec();
+            for (seat, &net) in payoffs.iter().enumerate() {
+                self.seats[seat].result.net += net;
+                if net > 0 {
+                    self.seats[seat].result.hands_won += 1;
+                }
+            }
+            hand_payoffs.push(payoffs);
+            for seat in 0..n {
+                self.flush(seat, hand_index).await?;
+            }
+            self.replay.flush()?;
+        }
+        Ok(hand_payoffs)
+    }
+
+    fn header(&self) -> Header {
+        let config = self.config;
+        Header {
+            format: crate::replay::REPLAY_FORMAT.into(),
+            version: crate::replay::REPLAY_VERSION,
+            protocol: PROTOCOL_VERSION,
+            deal: rules::deck::DEAL_ALGORITHM.into(),
+            arena_version: env!("CARGO_PKG_VERSION").into(),
+            settings: config.settings,
+            seed: config.seed,
+            hands: config.hands,
+            first_dealer: config.first_dealer,
+            time: config.time,
+            bots: self
+                .seats
+                .iter()
+                .map(|s| BotRecord {
+                    seat: s.index,
+                    name: s.config.spec.name.clone(),
+                    command: s.config.spec.argv.clone(),
+                })
+                .collect(),
+            first_hand: config.first_hand,
+        }
+    }
+
+    fn hello(&self, seat: usize, first_hand: u64) -> Hello {
+        let config = self.config;
+        Hello {
+            protocol: PROTOCOL_VERSION,
+            game: config.settings.variant,
+            settings: config.settings,
+            seat,
+            seats: self.seats.len(),
+            hands: config.hands,
+            first_hand,
+            seed: bot_seed(config.seed, seat),
+            players: self
+                .seats
+                .iter()
+                .map(|s| s.config.spec.name.clone())
+                .collect(),
+            time: config.time,
+        }
+    }
+
+    /// Starts a seat's bot. A program that cannot start at all stops the match; a failed
+    /// handshake is a startup fault and the seat is retried before the next hand.
+    async fn start_bot(&mut self, seat: usize, hand: u64, restart: bool) -> Result<(), MatchError> {
+        let hello = self.hello(seat, hand);
+        match Connection::start(&self.seats[seat].config.spec, &hello).await {
+            Ok(connection) => {
+                self.replay.write(&Record::Bot {
+                    seat,
+                    status: if restart {
+                        BotStatus::Restarted
+                    } else {
+                        BotStatus::Started
+                    },
+                    hand: Some(hand),
+                    name: Some(connection.hello.name.clone()),
+                    version: Some(connection.hello.version.clone()),
+                    elapsed_ms: Some(connection.startup.as_millis() as u64),
+                    exit: None,
+                    stderr_bytes: None,
+                })?;
+                self.seats[seat].connection = Some(connection);
+                Ok(())
+            }
+            Err(Ok(spawn)) => Err(MatchError::Spawn(spawn)),
+            Err(Err(fault)) => {
+                self.record_fault(hand, seat, &fault)?;
+                Ok(())
+            }
+        }
+    }
+
+    async fn restart_bot(&mut self, seat: usize, hand: u64) -> Result<(), MatchError> {
+        let state = &mut self.seats[seat];
+        if state.restarts_left == 0 {
+            state.disabled = true;
+            self.replay.write(&Record::Bot {
+                seat,
+                status: BotStatus::Disabled,
+                hand: Some(hand),
+                name: None,
+                version: None,
+                elapsed_ms: None,
+                exit: None,
+                stderr_bytes: None,
+            })?;
+            return Ok(());
+        }
+        state.restarts_left -= 1;
+        state.result.restarts += 1;
+        self.start_bot(seat, hand, true).await
+    }
+
+    fn request(
+        &mut self,
+        hand: &Hand,
+        hand_index: u64,
+        kind: DecisionKind,
+        seat: usize,
+    ) -> Request {
+        let view = hand.view(seat);
+        let id = self.next_request;
+        self.next_request += 1;
+        let connection = self.seats[seat]
+            .connection
+            .as_ref()
+            .expect("asked seats have a bot");
+        Request {
+            id,
+            hand: hand_index,
+            kind,
+            legal: view.legal,
+            pot: view.pot,
+            stake: view.stake,
+            cards: view.cards,
+            players: view.players,
+            known: view.known,
+            time_ms: self.config.time.decision_ms,
+            bank_ms: connection.bank().as_millis() as u64,
+        }
+    }
+
+    async fn ask(&mut self, seat: usize, request: &Request) -> Result<(Action, u64), SeatFault> {
+        let state = &mut self.seats[seat];
+        let connection = state.connection.as_mut().expect("asked seats have a bot");
+        let asked = connection.ask(request).await?;
+        let ms = asked.elapsed.as_millis() as u64;
+        state.result.decisions += 1;
+        state.result.decision_ms += ms;
+        Ok((asked.action, ms))
+    }
+
+    /// Records a fault, tells the bot what was done for it, and drops a broken connection.
+    async fn fault(
+        &mut self,
+        hand: u64,
+        seat: usize,
+        id: Option<u64>,
+        kind: DecisionKind,
+        fault: SeatFault,
+    ) -> Result<(), MatchError> {
+        self.record_fault(hand, seat, &fault)?;
+        let state = &mut self.seats[seat];
+        if fault.broken {
+            if let Some(connection) = state.connection.take() {
+                let _ = connection.close(Duration::ZERO).await;
+            }
+        } else if let Some(connection) = &mut state.connection {
+            connection.queue(&ArenaMessage::Fault(FaultNotice {
+                id,
+                fault: fault.kind,
+                detail: fault.detail.clone(),
+                applied: Some(fallback(kind)),
+            }));
+        }
+        Ok(())
+    }
+
+    fn record_fault(
+        &mut self,
+        hand: u64,
+        seat: usize,
+        fault: &SeatFault,
+    ) -> Result<(), MatchError> {
+        *self.seats[seat]
+            .result
+            .faults
+            .entry(fault.kind)
+            .or_default() += 1;
+        tracing::debug!(seat, kind = %fault.kind, detail = %fault.detail, "bot fault");
+        self.replay.write(&Record::Fault {
+            hand,
+            seat,
+            fault: fault.kind,
+            detail: fault.detail.clone(),
+            line: fault.line.clone(),
+        })?;
+        Ok(())
+    }
+
+    fn record_action(
+        &mut self,
+        hand: u64,
+        seat: usize,
+        kind: DecisionKind,
+        action: Action,
+        elapsed_ms: Option<u64>,
+    ) -> Result<(), MatchError> {
+        self.replay.write(&Record::Action {
+            hand,
+            seat,
+            kind,
+            action,
+            source: if elapsed_ms.is_some() {
+                ActionSource::Bot
+            } else {
+                ActionSource::Arena
+            },
+            elapsed_ms,
+        })?;
+        Ok(())
+    }
+
+    /// Records events whole and queues each seat's view of them.
+    fn dispatch(&mut self, hand: u64, events: &[Event]) -> Result<(), MatchError> {
+        for event in events {
+            if self.replay.is_enabled() {
+                self.replay.write(&Record::Event {
+                    hand,
+                    event: serde_json::to_value(event).expect("events serialize"),
+                })?;
+            }
+            for state in &mut self.seats {
+                if let Some(connection) = &mut state.connection {
+                    connection.queue(&ArenaMessage::Event {
+                        hand,
+                        event: event.for_seat(state.index, self.blind_start),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    async fn flush(&mut self, seat: usize, hand: u64) -> Result<(), MatchError> {
+        let Some(connection) = &mut self.seats[seat].connection else {
+            return Ok(());
+        };
+        if let Err(fault) = connection.flush().await {
+            self.fault(hand, seat, None, DecisionKind::Bet, fault)
+                .await?;
+        }
+        Ok(())
+    }
+
+    async fn close_all(&mut self, grace: Duration) -> Vec<Option<crate::bot::ExitSummary>> {
+        let connections: Vec<Option<Connection>> =
+            self.seats.iter_mut().map(|s| s.connection.take()).collect();
+        join_all(connections.into_iter().map(|c| async move {
+            match c {
+                Some(c) => Some(c.close(grace).await),
+                None => None,
+            }
+        }))
+        .await
+    }
+
+    async fn finish(mut self, hand_payoffs: Vec<Vec<i64>>) -> Result<MatchResult, MatchError> {
+        let totals: Vec<i64> = self.seats.iter().map(|s| s.result.net).collect();
+        for state in &mut self.seats {
+            if let Some(connection) = &mut state.connection {
+                connection.queue(&ArenaMessage::MatchEnd(MatchEnd {
+                    hands: self.config.hands,
+                    totals: totals.clone(),
+                }));
+            }
+        }
+        let exits = self.close_all(self.config.exit_grace).await;
+        for (seat, exit) in exits.into_iter().enumerate() {
+            if let Some(exit) = exit {
+                self.replay.write(&Record::Bot {
+                    seat,
+                    status: BotStatus::Exited,
+                    hand: None,
+                    name: None,
+                    version: None,
+                    elapsed_ms: None,
+                    exit: Some(describe_exit(&exit)),
+                    stderr_bytes: Some(exit.stderr.total_bytes),
+                })?;
+            }
+        }
+        let result = MatchResult {
+            game: self.config.settings.variant.name().into(),
+            hands: self.config.hands,
+            seed: self.config.seed,
+            seats: self.seats.into_iter().map(|s| s.result).collect(),
+            hand_payoffs,
+        };
+        self.replay.write(&Record::Result(result.clone()))?;
+        self.replay.flush()?;
+        Ok(result)
+    }
+}
+
+/// What the arena does for a seat that faulted this hand or has no running bot.
+fn fallback(kind: DecisionKind) -> Action {
+    match kind {
+        DecisionKind::Bet => Action::Pack,
+        DecisionKind::Swap => Action::Keep,
+        DecisionKind::SideshowReply => Action::Refuse,
+    }
+}
+
+fn describe_exit(exit: &crate::bot::ExitSummary) -> String {
+    let how = match (exit.code, exit.signal) {
+        (Some(code), _) => format!("exit code {code}"),
+        (None, Some(signal)) => format!("signal {signal}"),
+        _ => "unknown".into(),
+    };
+    if exit.killed_by_arena {
+        format!("{how} (killed by the arena)")
+    } else {
+        how
+    }
+}

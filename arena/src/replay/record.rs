@@ -1,0 +1,117 @@
+//! The records of a replay file.
+
+use protocol::{Action, DecisionKind, FaultKind, Settings, TimeLimits};
+use serde::{Deserialize, Serialize};
+
+use crate::referee::MatchResult;
+
+/// The `format` field of every replay header.
+pub const REPLAY_FORMAT: &str = "teenpatti-arena-replay";
+/// Bumped whenever a record changes meaning. Version 1: this layout.
+pub const REPLAY_VERSION: u32 = 1;
+
+/// The first line of a replay.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    pub format: String,
+    pub version: u32,
+    pub protocol: u32,
+    /// The deal algorithm (see `rules::deck`).
+    pub deal: String,
+    pub arena_version: String,
+    pub settings: Settings,
+    pub seed: u64,
+    pub hands: u64,
+    /// Index of the first hand (deals are derived from the seed and the hand index).
+    pub first_hand: u64,
+    /// The dealer of the first hand; hand first_hand + k is dealt by seat (first_dealer + k) mod seats.
+    pub first_dealer: usize,
+    pub time: TimeLimits,
+    pub bots: Vec<BotRecord>,
+}
+
+/// A seat's bot as configured.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotRecord {
+    pub seat: usize,
+    pub name: String,
+    pub command: Vec<String>,
+}
+
+/// Lifecycle of a bot process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BotStatus {
+    /// Handshake done.
+    Started,
+    /// Started again after a crash, before hand `hand`.
+    Restarted,
+    /// Out of restarts: the seat packs every remaining hand.
+    Disabled,
+    /// Shut down at the end of the match.
+    Exited,
+}
+
+/// Who chose an action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionSource {
+    /// The bot's answer.
+    Bot,
+    /// The arena, for a seat that faulted this hand or has no running bot.
+    Arena,
+}
+
+/// One line of a replay.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Record {
+    Header(Header),
+    /// A bot process changed state. Timing fields are wall-clock and vary between runs.
+    Bot {
+        seat: usize,
+        status: BotStatus,
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        hand: Option<u64>,
+        /// The name and version the bot gave in its hello.
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        name: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        version: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        elapsed_ms: Option<u64>,
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        exit: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        stderr_bytes: Option<u64>,
+    },
+    /// An engine event with full information (`rules::Event`, flattened).
+    Event {
+        hand: u64,
+        #[serde(flatten)]
+        event: serde_json::Value,
+    },
+    /// An action applied to the hand.
+    Action {
+        hand: u64,
+        seat: usize,
+        kind: DecisionKind,
+        #[serde(flatten)]
+        action: Action,
+        source: ActionSource,
+        /// Time the bot took (wall clock); absent for the arena's actions.
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        elapsed_ms: Option<u64>,
+    },
+    /// A bot fault.
+    Fault {
+        hand: u64,
+        seat: usize,
+        fault: FaultKind,
+        detail: String,
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        line: Option<String>,
+    },
+    /// The last line: the match result.
+    Result(MatchResult),
+}

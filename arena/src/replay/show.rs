@@ -1,0 +1,235 @@
+//! `arena replay show`: a readable hand history.
+
+use std::fmt::Write;
+
+use serde_json::Value;
+
+use super::record::Record;
+
+/// Renders the whole replay as text.
+pub fn show(records: &[Record]) -> String {
+    let mut out = String::new();
+    let mut names: Vec<String> = Vec::new();
+    for record in records {
+        match record {
+            Record::Header(h) => {
+                names = h.bots.iter().map(|b| b.name.clone()).collect();
+                let _ = writeln!(
+                    out,
+                    "{} match: {} seats, {} hands, seed {} (replay v{}, deal {})",
+                    h.settings.variant,
+                    h.bots.len(),
+                    h.hands,
+                    h.seed,
+                    h.version,
+                    h.deal
+                );
+                for b in &h.bots {
+                    let _ = writeln!(
+                        out,
+                        "  seat {}: {} ({})",
+                        b.seat,
+                        b.name,
+                        b.command.join(" ")
+                    );
+                }
+            }
+            Record::Event { hand, event } => {
+                let line = describe_event(*hand, event, &names);
+                if !line.is_empty() {
+                    let _ = writeln!(out, "{line}");
+                }
+            }
+            Record::Action { .. } => {} // events say what each action did
+            Record::Fault {
+                hand,
+                seat,
+                fault,
+                detail,
+                line,
+            } => {
+                let _ = writeln!(
+                    out,
+                    "  ! hand {hand}: {} fault {fault}: {detail}{}",
+                    name(&names, *seat),
+                    line.as_ref()
+                        .map(|l| format!(" (sent: {l})"))
+                        .unwrap_or_default()
+                );
+            }
+            Record::Bot {
+                seat, status, hand, ..
+            } => {
+                if !matches!(status, super::BotStatus::Started | super::BotStatus::Exited) {
+                    let _ = writeln!(
+                        out,
+                        "  ! {} {:?} before hand {}",
+                        name(&names, *seat),
+                        status,
+                        hand.unwrap_or_default()
+                    );
+                }
+            }
+            Record::Result(result) => {
+                let _ = writeln!(out, "\nResult after {} hands:", result.hands);
+                for s in &result.seats {
+                    let _ = writeln!(
+                        out,
+                        "  {:<20} {:>+8} chips ({:+.3}/hand), {} hands won, {} faults",
+                        s.name,
+                        s.net,
+                        result.chips_per_hand(s.seat),
+                        s.hands_won,
+                        s.fault_total()
+                    );
+                }
+            }
+        }
+    }
+    out
+}
+
+fn name(names: &[String], seat: usize) -> String {
+    names
+        .get(seat)
+        .map(|n| format!("{n} [{seat}]"))
+        .unwrap_or_else(|| format!("seat {seat}"))
+}
+
+fn cards(value: &Value) -> String {
+    value
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap_or_default()
+}
+
+fn describe_value(value: &Value) -> String {
+    match value["kind"].as_str() {
+        Some("ranked") => format!(
+            "{} {}",
+            value["category"].as_str().unwrap_or("?").replace('_', " "),
+            cards(&value["cards"])
+        ),
+        Some("closest555") => format!("{} (distance {})", value["number"], value["distance"]),
+        Some("dead") => "dead".into(),
+        _ => value.to_string(),
+    }
+}
+
+fn describe_event(hand: u64, e: &Value, names: &[String]) -> String {
+    let seat = |key: &str| name(names, e[key].as_u64().unwrap_or(0) as usize);
+    match e["event"].as_str().unwrap_or("") {
+        "hand_started" => format!(
+            "\nHand {hand}: dealer {}, boot {}, pot {}",
+            seat("dealer"),
+            e["boot"],
+            e["pot"]
+        ),
+        "dealt" => format!("  {} is dealt {}", seat("seat"), cards(&e["cards"])),
+        "dead" => format!(
+            "  dead hands: {}",
+            e["seats"]
+                .as_array()
+                .map(|a| a
+                    .iter()
+                    .map(|s| name(names, s.as_u64().unwrap_or(0) as usize))
+                    .collect::<Vec<_>>()
+                    .join(", "))
+                .unwrap_or_default()
+        ),
+        "redeal" => format!(
+            "  every hand dead: redeal {} (pot {})",
+            e["redeal"], e["pot"]
+        ),
+        "saw" => format!("  {} sees", seat("seat")),
+        "swapped" => format!(
+            "  {} swaps {} for {}",
+            seat("seat"),
+            e["discarded"].as_str().unwrap_or("?"),
+            e["drawn"].as_str().unwrap_or("?")
+        ),
+        "kept" => format!("  {} keeps its cards", seat("seat")),
+        "bet" => format!(
+            "  {} bets {}{} (stake {}, pot {})",
+            seat("seat"),
+            e["amount"],
+            if e["blind"].as_bool() == Some(true) {
+                " blind"
+            } else {
+                ""
+            },
+            e["stake"],
+            e["pot"]
+        ),
+        "packed" => format!(
+            "  {} packs{}",
+            seat("seat"),
+            match e["reason"].as_str() {
+                Some("lost_sideshow") => " (lost the sideshow)",
+                Some("dead") => " (dead hand)",
+                _ => "",
+            }
+        ),
+        "show_asked" => format!(
+            "  {} pays {} for a show against {}",
+            seat("seat"),
+            e["cost"],
+            seat("against")
+        ),
+        "sideshow_asked" => format!(
+            "  {} pays {} and asks {} for a sideshow",
+            seat("seat"),
+            e["cost"],
+            seat("target")
+        ),
+        "sideshow_refused" => format!("  {} refuses the sideshow", seat("target")),
+        "sideshow_compared" => format!(
+            "  sideshow accepted: {} {} vs {} {}; {} loses",
+            seat("seat"),
+            cards(&e["seat_cards"]),
+            seat("target"),
+            cards(&e["target_cards"]),
+            seat("loser")
+        ),
+        "revealed" => {
+            let mut line = format!("  revealed ({}):", e["reason"].as_str().unwrap_or("?"));
+            for h in e["hands"].as_array().into_iter().flatten() {
+                let _ = write!(
+                    line,
+                    "\n    {}: {} = {}",
+                    name(names, h["seat"].as_u64().unwrap_or(0) as usize),
+                    cards(&h["cards"]),
+                    describe_value(&h["value"])
+                );
+            }
+            line
+        }
+        "hand_ended" => {
+            let winners: Vec<String> = e["winners"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|w| name(names, w.as_u64().unwrap_or(0) as usize))
+                .collect();
+            let payoffs: Vec<String> = e["payoffs"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|p| format!("{:+}", p.as_i64().unwrap_or(0)))
+                .collect();
+            format!(
+                "  {} takes the pot of {} ({}); net {}",
+                winners.join(" and "),
+                e["pot"],
+                e["reason"].as_str().unwrap_or("?").replace('_', " "),
+                payoffs.join(" ")
+            )
+        }
+        other => format!("  {other}: {e}"),
+    }
+}

@@ -1,0 +1,207 @@
+//! Table settings: the variant and every house choice the rules notes leave to the table.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+/// The game played at a table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Variant {
+    /// The classic game: standard ranking, blind and seen play.
+    Classic,
+    /// Closest to 555: digits, distance to 555, two free swaps.
+    #[serde(rename = "closest-555")]
+    Closest555,
+    /// Lallan Kallan: one-colour hands are dead, the odd-colour card is wild.
+    LallanKallan,
+}
+
+impl Variant {
+    pub const ALL: [Variant; 3] = [Variant::Classic, Variant::Closest555, Variant::LallanKallan];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Classic => "classic",
+            Variant::Closest555 => "closest-555",
+            Variant::LallanKallan => "lallan-kallan",
+        }
+    }
+
+    /// Seats a table of this variant may have.
+    ///
+    /// 555 reserves three cards plus two replacements per seat (10 x 5 <= 52); Lallan Kallan
+    /// deals three each (16 x 3 <= 52). The classic game also deals three each and draws
+    /// nothing, so it allows 17 seats (17 x 3 = 51), the most a single pack can serve.
+    pub fn seat_range(self) -> std::ops::RangeInclusive<usize> {
+        match self {
+            Variant::Classic => 2..=17,
+            Variant::Closest555 => 2..=10,
+            Variant::LallanKallan => 2..=16,
+        }
+    }
+
+    /// Whether seats start blind (only the classic game has blind play).
+    pub fn has_blind_play(self) -> bool {
+        self == Variant::Classic
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Variant {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Variant, String> {
+        match text {
+            "classic" => Ok(Variant::Classic),
+            "closest-555" | "555" => Ok(Variant::Closest555),
+            "lallan-kallan" => Ok(Variant::LallanKallan),
+            _ => Err(format!(
+                "unknown game {text:?}; expected classic, closest-555 or lallan-kallan"
+            )),
+        }
+    }
+}
+
+/// Which of the two top runs is higher. Neither order allows a wraparound (K-A-2 is no run).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SequenceOrder {
+    /// A-2-3 > A-K-Q > K-Q-J > ... > 4-3-2 (the guides' order).
+    #[default]
+    #[serde(rename = "a23-high")]
+    A23High,
+    /// A-K-Q > A-2-3 > K-Q-J > ... > 4-3-2 (Octro's order, and several public test vectors').
+    #[serde(rename = "akq-high")]
+    AkqHigh,
+}
+
+impl FromStr for SequenceOrder {
+    type Err = String;
+    fn from_str(text: &str) -> Result<SequenceOrder, String> {
+        match text {
+            "a23-high" => Ok(SequenceOrder::A23High),
+            "akq-high" => Ok(SequenceOrder::AkqHigh),
+            _ => Err(format!(
+                "unknown sequence order {text:?}; expected a23-high or akq-high"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for SequenceOrder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            SequenceOrder::A23High => "a23-high",
+            SequenceOrder::AkqHigh => "akq-high",
+        })
+    }
+}
+
+/// Everything that fixes how a hand is played. All amounts are in chips.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Settings {
+    pub variant: Variant,
+    /// Paid by every seat before the deal; the first current stake.
+    pub boot: u64,
+    /// The chaal limit: no bet may lift the current stake above this.
+    pub max_stake: u64,
+    /// When a payment takes the pot to this or above, all remaining hands are revealed at once.
+    pub pot_limit: u64,
+    /// Whether sideshows may be asked for.
+    pub sideshow: bool,
+    pub sequence_order: SequenceOrder,
+    /// Classic game only: after this many blind bets a seat must see its cards.
+    pub blind_limit: u32,
+    /// Closest to 555 only: chips paid into the pot for each swap (0: free, as the guide says).
+    pub swap_cost: u64,
+    /// Safety cap on betting turns per hand; reaching it ends the hand in a group reveal.
+    pub max_turns: u32,
+}
+
+impl Settings {
+    /// The defaults of the rules notes for a variant.
+    pub fn new(variant: Variant) -> Settings {
+        Settings {
+            variant,
+            boot: 1,
+            max_stake: 64,
+            pot_limit: 1024,
+            sideshow: true,
+            sequence_order: SequenceOrder::A23High,
+            blind_limit: 4,
+            swap_cost: 0,
+            max_turns: 500,
+        }
+    }
+
+    /// Checks the settings and the number of seats against each other.
+    pub fn validate(&self, seats: usize) -> Result<(), SettingsError> {
+        let range = self.variant.seat_range();
+        if !range.contains(&seats) {
+            return Err(SettingsError::Seats {
+                variant: self.variant,
+                seats,
+                min: *range.start(),
+                max: *range.end(),
+            });
+        }
+        if self.boot == 0 {
+            return Err(SettingsError::Field("boot", "must be at least 1".into()));
+        }
+        if self.max_stake < self.boot {
+            return Err(SettingsError::Field(
+                "max_stake",
+                format!("must be at least the boot ({})", self.boot),
+            ));
+        }
+        if self.pot_limit <= self.boot * seats as u64 {
+            return Err(SettingsError::Field(
+                "pot_limit",
+                format!(
+                    "must be more than the boots of all seats ({})",
+                    self.boot * seats as u64
+                ),
+            ));
+        }
+        if self.max_turns == 0 {
+            return Err(SettingsError::Field(
+                "max_turns",
+                "must be at least 1".into(),
+            ));
+        }
+        // Keeps every chip count far from overflow whatever the bots do.
+        if self.pot_limit > 1 << 40 || self.swap_cost > 1 << 30 {
+            return Err(SettingsError::Field(
+                "pot_limit",
+                "must be at most 2^40 chips".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings::new(Variant::Classic)
+    }
+}
+
+/// A table that cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SettingsError {
+    #[error("{variant} is played by {min} to {max} players, not {seats}")]
+    Seats {
+        variant: Variant,
+        seats: usize,
+        min: usize,
+        max: usize,
+    },
+    #[error("setting {0}: {1}")]
+    Field(&'static str, String),
+}

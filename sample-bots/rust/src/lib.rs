@@ -1,0 +1,132 @@
+//! A tiny helper for Teen Patti bots in Rust: it speaks the protocol so that a bot is only
+//! its `decide` function. Read `protocol/PROTOCOL.md` for the messages.
+//!
+//! ```no_run
+//! use sample_bots::{Bot, Game, run};
+//! use protocol::{Action, Request};
+//! struct AlwaysPack;
+//! impl Bot for AlwaysPack {
+//!     fn decide(&mut self, _game: &Game, _request: &Request) -> Action { Action::Pack }
+//! }
+//! run("always-pack", AlwaysPack);
+//! ```
+
+use std::io::{self, BufRead, Write};
+
+use protocol::{Action, Hello, LegalAction, Request};
+use rand_chacha::ChaCha8Rng;
+use rand_core::{RngCore, SeedableRng};
+use serde_json::Value;
+
+/// What a bot knows about the match (from `hello`).
+pub struct Game {
+    pub hello: Hello,
+}
+
+/// A bot: one decision per request. Events arrive through `observe` (optional).
+pub trait Bot {
+    fn decide(&mut self, game: &Game, request: &Request) -> Action;
+    /// Called for every event line (`{"type":"event",...}`), fault notice and match end.
+    fn observe(&mut self, _game: &Game, _message: &Value) {}
+}
+
+/// Runs the protocol loop on stdin/stdout until `match_end` or end of input.
+pub fn run(name: &str, mut bot: impl Bot) {
+    let stdin = io::stdin().lock();
+    let mut stdout = io::BufWriter::new(io::stdout().lock());
+    let mut game: Option<Game> = None;
+    for line in stdin.lines() {
+        let Ok(line) = line else { break };
+        let Ok(message) = serde_json::from_str::<Value>(&line) else {
+            eprintln!("{name}: cannot parse {line}");
+            continue;
+        };
+        match message["type"].as_str() {
+            Some("hello") => {
+                match serde_json::from_value::<Hello>(message.clone()) {
+                    Ok(hello) => game = Some(Game { hello }),
+                    Err(e) => eprintln!("{name}: bad hello: {e}"),
+                }
+                let answer = serde_json::json!({
+                    "type": "hello", "name": name, "version": env!("CARGO_PKG_VERSION"), "protocol": 1
+                });
+                let _ = writeln!(stdout, "{answer}");
+                let _ = stdout.flush();
+            }
+            Some("request") => {
+                let (Some(game), Ok(request)) =
+                    (&game, serde_json::from_value::<Request>(message.clone()))
+                else {
+                    eprintln!("{name}: cannot read request {line}");
+                    continue;
+                };
+                let action = bot.decide(game, &request);
+                let mut answer = serde_json::to_value(action).expect("actions serialize");
+                answer["id"] = request.id.into();
+                let _ = writeln!(stdout, "{answer}");
+                let _ = stdout.flush();
+            }
+            Some("match_end") => {
+                if let Some(game) = &game {
+                    bot.observe(game, &message);
+                }
+                break;
+            }
+            _ => {
+                if let Some(game) = &game {
+                    bot.observe(game, &message);
+                }
+            }
+        }
+    }
+}
+
+/// A small seeded random source for bots (ChaCha8, so runs are reproducible).
+pub struct Dice(ChaCha8Rng);
+
+impl Dice {
+    pub fn new(seed: u64) -> Dice {
+        Dice(ChaCha8Rng::seed_from_u64(seed))
+    }
+
+    /// Uniform in 0..n (n > 0); the tiny modulo bias is irrelevant for a bot.
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.0.next_u64() % n
+    }
+
+    /// Uniform in [0, 1).
+    pub fn unit(&mut self) -> f64 {
+        (self.0.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// A concrete action for a legal entry: for a bet, `amount` clamped into the bounds and
+/// rounded down to the required multiple.
+pub fn concrete(legal: &LegalAction, amount: u64) -> Action {
+    match legal {
+        LegalAction::Pack => Action::Pack,
+        LegalAction::See => Action::See,
+        LegalAction::Bet {
+            min,
+            max,
+            multiple_of,
+        } => {
+            let a = amount.clamp(*min, *max);
+            let a = a - a % multiple_of;
+            Action::Bet {
+                amount: a.max(*min),
+            }
+        }
+        LegalAction::Show { .. } => Action::Show,
+        LegalAction::Sideshow { .. } => Action::Sideshow,
+        LegalAction::Swap { cards, .. } => Action::Swap { card: cards[0] },
+        LegalAction::Keep => Action::Keep,
+        LegalAction::Accept => Action::Accept,
+        LegalAction::Refuse => Action::Refuse,
+    }
+}
+
+/// The legal entry with this name, if offered.
+pub fn find<'a>(request: &'a Request, name: &str) -> Option<&'a LegalAction> {
+    request.legal.iter().find(|l| l.name() == name)
+}
