@@ -46,7 +46,11 @@ fn eval_set() -> Vec<[Card; 3]> {
             while c == a || c == b {
                 c = rng.below(52) as usize;
             }
-            [Card::from_index(a), Card::from_index(b), Card::from_index(c)]
+            [
+                Card::from_index(a),
+                Card::from_index(b),
+                Card::from_index(c),
+            ]
         })
         .collect()
 }
@@ -139,7 +143,11 @@ fn main() {
     println!("hand evaluations ({EVAL_SET} fixed pseudo-random hands, a23-high)");
     println!("{:<16} {:>14}", "variant", "evals/s");
     for variant in Variant::ALL {
-        println!("{:<16} {:>14}", variant.name(), millions(bench_eval(variant, &hands)));
+        println!(
+            "{:<16} {:>14}",
+            variant.name(),
+            millions(bench_eval(variant, &hands))
+        );
     }
 
     println!();

@@ -11,8 +11,6 @@ use crate::eval::HandDescription;
 pub enum PackReason {
     /// The seat chose to pack.
     Chose,
-    /// Lallan Kallan: a one-colour hand.
-    Dead,
     /// It lost a sideshow.
     LostSideshow,
 }
@@ -159,26 +157,16 @@ impl Event {
     pub fn for_seat(&self, viewer: usize, blind_start: bool) -> Event {
         let mut event = self.clone();
         match &mut event {
-            Event::Dealt { seat, cards, .. } => {
-                if *seat != viewer || blind_start {
-                    *cards = None;
-                }
-            }
-            Event::Saw { seat, cards } => {
-                if *seat != viewer {
-                    *cards = None;
-                }
-            }
+            Event::Dealt { seat, cards, .. } if *seat != viewer || blind_start => *cards = None,
+            Event::Saw { seat, cards } if *seat != viewer => *cards = None,
             Event::Swapped {
                 seat,
                 discarded,
                 drawn,
                 ..
-            } => {
-                if *seat != viewer {
-                    *discarded = None;
-                    *drawn = None;
-                }
+            } if *seat != viewer => {
+                *discarded = None;
+                *drawn = None;
             }
             Event::SideshowCompared {
                 seat,
@@ -186,11 +174,9 @@ impl Event {
                 seat_cards,
                 target_cards,
                 ..
-            } => {
-                if viewer != *seat && viewer != *target {
-                    *seat_cards = None;
-                    *target_cards = None;
-                }
+            } if viewer != *seat && viewer != *target => {
+                *seat_cards = None;
+                *target_cards = None;
             }
             _ => {}
         }

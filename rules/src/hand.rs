@@ -534,16 +534,14 @@ impl Hand {
         let n = self.seats.len();
         let variant = self.settings.variant;
         loop {
-            let mut hands = vec![[None; 3]; n];
-            for round in 0..3 {
-                for k in 1..=n {
-                    hands[(self.dealer + k) % n][round] = Some(self.deck.draw());
-                }
+            // One card at a time, clockwise from the dealer's left: the k-th seat in that
+            // order gets the k-th, (n+k)-th and (2n+k)-th cards.
+            let drawn: Vec<Card> = (0..3 * n).map(|_| self.deck.draw()).collect();
+            self.cards = vec![[drawn[0]; 3]; n];
+            for k in 0..n {
+                let seat = (self.dealer + 1 + k) % n;
+                self.cards[seat] = [drawn[k], drawn[n + k], drawn[2 * n + k]];
             }
-            self.cards = hands
-                .into_iter()
-                .map(|h| h.map(|c| c.expect("three rounds dealt")))
-                .collect();
             for k in 1..=n {
                 let seat = (self.dealer + k) % n;
                 events.push(Event::Dealt {

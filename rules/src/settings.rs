@@ -102,6 +102,12 @@ impl fmt::Display for SequenceOrder {
     }
 }
 
+/// The largest boot and swap cost (chips). With the pot limit below, every chip count of a
+/// hand stays far from overflow whatever the bots do.
+pub const MAX_BOOT: u64 = 1 << 30;
+/// The largest pot limit (chips).
+pub const MAX_POT_LIMIT: u64 = 1 << 40;
+
 /// Everything that fixes how a hand is played. All amounts are in chips.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -111,7 +117,8 @@ pub struct Settings {
     pub boot: u64,
     /// The chaal limit: no bet may lift the current stake above this.
     pub max_stake: u64,
-    /// When a payment takes the pot to this or above, all remaining hands are revealed at once.
+    /// When a bet or a sideshow payment takes the pot to this or above, all remaining hands
+    /// are revealed at once. (A show's payment does not: the show itself settles the hand.)
     pub pot_limit: u64,
     /// Whether sideshows may be asked for.
     pub sideshow: bool,
@@ -151,35 +158,42 @@ impl Settings {
                 max: *range.end(),
             });
         }
-        if self.boot == 0 {
-            return Err(SettingsError::Field("boot", "must be at least 1".into()));
-        }
-        if self.max_stake < self.boot {
+        if self.boot == 0 || self.boot > MAX_BOOT {
             return Err(SettingsError::Field(
-                "max_stake",
-                format!("must be at least the boot ({})", self.boot),
+                "boot",
+                format!("must be from 1 to {MAX_BOOT}"),
             ));
         }
-        if self.pot_limit <= self.boot * seats as u64 {
+        if self.pot_limit > MAX_POT_LIMIT {
             return Err(SettingsError::Field(
                 "pot_limit",
-                format!(
-                    "must be more than the boots of all seats ({})",
-                    self.boot * seats as u64
-                ),
+                format!("must be at most {MAX_POT_LIMIT} chips"),
+            ));
+        }
+        // boot <= 2^30 and seats <= 17, so this cannot overflow.
+        let boots = self.boot * seats as u64;
+        if self.pot_limit <= boots {
+            return Err(SettingsError::Field(
+                "pot_limit",
+                format!("must be more than the boots of all seats ({boots})"),
+            ));
+        }
+        if self.max_stake < self.boot || self.max_stake > MAX_POT_LIMIT {
+            return Err(SettingsError::Field(
+                "max_stake",
+                format!("must be from the boot ({}) to {MAX_POT_LIMIT}", self.boot),
+            ));
+        }
+        if self.swap_cost > MAX_BOOT {
+            return Err(SettingsError::Field(
+                "swap_cost",
+                format!("must be at most {MAX_BOOT} chips"),
             ));
         }
         if self.max_turns == 0 {
             return Err(SettingsError::Field(
                 "max_turns",
                 "must be at least 1".into(),
-            ));
-        }
-        // Keeps every chip count far from overflow whatever the bots do.
-        if self.pot_limit > 1 << 40 || self.swap_cost > 1 << 30 {
-            return Err(SettingsError::Field(
-                "pot_limit",
-                "must be at most 2^40 chips".into(),
             ));
         }
         Ok(())

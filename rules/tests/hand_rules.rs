@@ -7,7 +7,7 @@
 
 use rules::card::cards;
 use rules::{
-    Action, Card, DealSource, Deck, Decision, DecisionKind, EndReason, Event, Hand, Illegal,
+    Action, Card, DealSource, Decision, DecisionKind, Deck, EndReason, Event, Hand, Illegal,
     LegalAction, PackReason, RevealReason, SeatView, SequenceOrder, Settings, SettingsError,
     Variant,
 };
@@ -27,17 +27,20 @@ fn hand3(text: &str) -> [Card; 3] {
 fn deck_for(dealer: usize, hands: &[&str], stock: &str) -> Deck {
     let n = hands.len();
     let hands: Vec<Vec<Card>> = hands.iter().map(|h| parse(h)).collect();
-    let mut order = Vec::new();
-    for round in 0..3 {
-        for k in 1..=n {
-            order.push(hands[(dealer + k) % n][round]);
-        }
-    }
-    order.extend(parse(stock));
+    let order: Vec<Card> = (0..3)
+        .flat_map(|round| (1..=n).map(move |k| (round, (dealer + k) % n)))
+        .map(|(round, seat)| hands[seat][round])
+        .chain(parse(stock))
+        .collect();
     Deck::stacked(&order).expect("no card twice")
 }
 
-fn start_with(settings: Settings, dealer: usize, hands: &[&str], stock: &str) -> (Hand, Vec<Event>) {
+fn start_with(
+    settings: Settings,
+    dealer: usize,
+    hands: &[&str],
+    stock: &str,
+) -> (Hand, Vec<Event>) {
     Hand::new(
         settings,
         hands.len(),
@@ -131,7 +134,11 @@ fn refused(hand: &mut Hand, seat: usize, action: Action) -> Illegal {
         Ok(events) => panic!("seat {seat} {action:?} was accepted: {events:?}"),
         Err(e) => e,
     };
-    assert_eq!(snapshot(hand), before, "refused {action:?} changed the hand");
+    assert_eq!(
+        snapshot(hand),
+        before,
+        "refused {action:?} changed the hand"
+    );
     err
 }
 
@@ -157,7 +164,10 @@ fn ended(hand: &Hand, events: &[Event]) -> (EndReason, Vec<usize>, u64, Vec<i64>
     (*reason, winners.clone(), *pot, payoffs.clone())
 }
 
-fn revealed(events: &[Event]) -> Option<(RevealReason, Vec<(usize, [Card; 3])>)> {
+/// Who showed which cards.
+type Shown = Vec<(usize, [Card; 3])>;
+
+fn revealed(events: &[Event]) -> Option<(RevealReason, Shown)> {
     events.iter().find_map(|e| match e {
         Event::Revealed { reason, hands } => {
             Some((*reason, hands.iter().map(|h| (h.seat, h.cards)).collect()))
@@ -202,8 +212,13 @@ fn boot_is_paid_by_every_seat_before_the_deal_and_is_the_first_stake() {
 fn cards_are_dealt_one_at_a_time_clockwise_starting_left_of_the_dealer() {
     // Two seats, dealer 0: the deck order is seat 1, seat 0, seat 1, seat 0, seat 1, seat 0.
     let deck = Deck::stacked(&parse("Ac 2c 3c 4c 5c 6c")).unwrap();
-    let (hand, events) =
-        Hand::new(Settings::new(Variant::Classic), 2, 0, DealSource::Stacked(vec![deck])).unwrap();
+    let (hand, events) = Hand::new(
+        Settings::new(Variant::Classic),
+        2,
+        0,
+        DealSource::Stacked(vec![deck]),
+    )
+    .unwrap();
     assert_eq!(hand.cards(1), hand3("Ac 3c 5c"));
     assert_eq!(hand.cards(0), hand3("2c 4c 6c"));
     // Dealt events come in deal order too.
@@ -218,8 +233,13 @@ fn cards_are_dealt_one_at_a_time_clockwise_starting_left_of_the_dealer() {
 
     // Four seats, dealer 2: seats 3, 0, 1, 2 receive cards 1-4, then again, then again.
     let deck = Deck::stacked(&parse("Ac 2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc")).unwrap();
-    let (hand, _) =
-        Hand::new(Settings::new(Variant::Classic), 4, 2, DealSource::Stacked(vec![deck])).unwrap();
+    let (hand, _) = Hand::new(
+        Settings::new(Variant::Classic),
+        4,
+        2,
+        DealSource::Stacked(vec![deck]),
+    )
+    .unwrap();
     assert_eq!(hand.cards(3), hand3("Ac 5c 9c"));
     assert_eq!(hand.cards(0), hand3("2c 6c Tc"));
     assert_eq!(hand.cards(1), hand3("3c 7c Jc"));
@@ -251,7 +271,11 @@ fn packed_seats_are_skipped_in_the_clockwise_order() {
     act(&mut hand, 0, bet(1));
     assert_eq!(hand.to_act(), bet_decision(1));
     act(&mut hand, 1, bet(1));
-    assert_eq!(hand.to_act(), bet_decision(3), "seat 2 packed and is skipped");
+    assert_eq!(
+        hand.to_act(),
+        bet_decision(3),
+        "seat 2 packed and is skipped"
+    );
 }
 
 // ----- bets ----------------------------------------------------------------------------------
@@ -346,8 +370,20 @@ fn blind_bet_is_from_s_to_2s_and_the_stake_becomes_the_amount() {
 
 #[test]
 fn blind_seat_may_see_at_its_turn_and_then_acts_as_seen_in_that_same_turn() {
-    let (mut hand, _) = start(Variant::Classic, 0, &THREE);
-    assert_eq!(hand.view(1).cards, None, "a blind seat does not know its cards");
+    let (mut hand, dealt) = start(Variant::Classic, 0, &THREE);
+    assert_eq!(
+        hand.view(1).cards,
+        None,
+        "a blind seat does not know its cards"
+    );
+    for event in &dealt {
+        for viewer in 0..3 {
+            assert!(
+                event.for_seat(viewer, true).cards().is_empty(),
+                "classic deal shown to seat {viewer}: {event:?}"
+            );
+        }
+    }
     let events = act(&mut hand, 1, Action::See);
     assert_eq!(
         events,
@@ -671,6 +707,27 @@ fn sideshow_needs_three_in_hand_a_seen_requester_and_a_seen_previous_seat_that_h
 }
 
 #[test]
+fn sideshow_previous_seat_must_have_acted_even_when_it_is_seen() {
+    // Lallan Kallan: everyone is seen from the start, so only "has acted" stops the first
+    // seat from asking the dealer (who has not acted yet).
+    let (mut hand, _) = start(
+        Variant::LallanKallan,
+        0,
+        &["3c 8s Kd", "4c 6h Js", "5c 7d 9s"],
+    );
+    assert_eq!(hand.to_act(), bet_decision(1));
+    assert!(hand.view(1).players[0].seen);
+    assert_eq!(sideshow_offer(&hand), None, "seat 0 has not acted");
+    refused(&mut hand, 1, Action::Sideshow);
+    act(&mut hand, 1, bet(2));
+    assert_eq!(sideshow_offer(&hand), Some((2, 1)));
+    act(&mut hand, 2, bet(2));
+    // Round two: seat 1 may now ask the dealer, who has acted.
+    act(&mut hand, 0, bet(2));
+    assert_eq!(sideshow_offer(&hand), Some((2, 0)));
+}
+
+#[test]
 fn sideshow_setting_off_removes_the_sideshow() {
     assert!(Settings::new(Variant::Classic).sideshow, "on by default");
     let mut settings = Settings::new(Variant::Classic);
@@ -729,8 +786,16 @@ fn sideshow_costs_2s_and_when_accepted_the_worse_hand_packs() {
     );
     assert!(!hand.view(0).players[2].in_hand);
     assert_eq!(put_in(&hand, 2), 3, "boot + 2S");
-    assert_eq!(hand.view(0).players[2].turns, 1, "the sideshow was seat 2's turn");
-    assert_eq!(hand.to_act(), bet_decision(0), "play goes on after the requester");
+    assert_eq!(
+        hand.view(0).players[2].turns,
+        1,
+        "the sideshow was seat 2's turn"
+    );
+    assert_eq!(
+        hand.to_act(),
+        bet_decision(0),
+        "play goes on after the requester"
+    );
 
     // The requester holds the better hand: the asked seat packs.
     let hands = [SIDESHOW[0], SIDESHOW[2], SIDESHOW[1]];
@@ -873,7 +938,10 @@ fn pot_limit_reached_by_a_bet_reveals_every_remaining_hand_and_the_best_takes_th
     act(&mut hand, 2, bet(2)); // pot 5
     let events = act(&mut hand, 0, bet(2)); // pot 7
     let (_, shown) = revealed(&events).unwrap();
-    assert_eq!(shown.iter().map(|(s, _)| *s).collect::<Vec<_>>(), vec![0, 2]);
+    assert_eq!(
+        shown.iter().map(|(s, _)| *s).collect::<Vec<_>>(),
+        vec![0, 2]
+    );
     assert_eq!(ended(&hand, &events).1, vec![2]);
     assert!(!hand.view(0).known.contains_key(&1));
 }
@@ -912,21 +980,58 @@ fn group_reveal_exact_tie_splits_the_pot_odd_chip_to_the_tied_seat_nearest_the_d
     assert_eq!((winners, pot), (vec![0, 2], 5));
     assert_eq!(payoffs, vec![3 - 3, -1, 2 - 1]);
 
-    // Three-way tie in Closest to 555 (digits only): 7 chips, 2 odd chips, both to the
-    // seat nearest the dealer's left.
-    let hands = ["5c 5d 4h", "5h 5s 4c", "4d 6c 5d"];
-    // 554, 554, and 4 5 6 -> 546 or 564 at distance 9: seat 2 is worse; use 455-free hands.
-    let hands = [hands[0], hands[1], "Ks Qs Js"];
+    // Three-way tie in Closest to 555 (digits 5 0 0 -> 500, 55 away; K Q T -> 000 is worse):
+    // 8 chips over 3 winners, 2 each and 2 odd chips, both to the seat nearest the dealer's left.
+    let hands = ["5c Tc Jd", "5d Qh Ks", "Qc Kd Ts", "5h Th Js"];
     let mut settings = Settings::new(Variant::Closest555);
-    settings.pot_limit = 5;
+    settings.pot_limit = 8;
     let (mut hand, _) = start_with(settings, 1, &hands, "");
     // Dealer 1: seat 2 acts first.
     act(&mut hand, 2, Action::Keep);
-    let events = act(&mut hand, 2, bet(2)); // pot 5
+    let events = act(&mut hand, 2, bet(4)); // pot 8
     let (_, winners, pot, payoffs) = ended(&hand, &events);
-    assert_eq!((winners, pot), (vec![0, 1], 5));
-    // Order from the dealer's left: 2, 0, 1: seat 0 takes the odd chip.
-    assert_eq!(payoffs, vec![3 - 1, 2 - 1, -3]);
+    assert_eq!((winners, pot), (vec![0, 1, 3], 8));
+    // Order from the dealer's left: 2, 3, 0, 1: seat 3 takes both odd chips.
+    assert_eq!(payoffs, vec![2 - 1, 2 - 1, -5, 4 - 1]);
+}
+
+/// A reading of the notes, pinned: the pot limit is checked when "a bet takes the pot to the
+/// limit" (a bet, or a sideshow's 2S, which is "the minimum seen bet"). A show's payment is
+/// not a bet: a show that takes the pot over the limit stays a show, so an exact tie still
+/// loses for the requester instead of splitting.
+#[test]
+fn show_payment_reaching_the_pot_limit_is_still_a_show() {
+    let hands = ["Ah Kd 9c", "As Kc 9d"];
+    let mut settings = Settings::new(Variant::Classic);
+    settings.pot_limit = 3;
+    let (mut hand, _) = start_with(settings, 0, &hands, "");
+    let events = act(&mut hand, 1, Action::Show); // pot 3 = the limit
+    let (reason, winners, pot, _) = ended(&hand, &events);
+    assert_eq!((reason, winners, pot), (EndReason::Show, vec![0], 3));
+}
+
+/// A reading of the notes, pinned: a Closest to 555 swap charge is no bet either. When it takes
+/// the pot to the limit, the seat still makes its betting decision, and the group reveal
+/// comes at the end of that turn.
+#[test]
+fn closest555_swap_charge_reaching_the_pot_limit_reveals_at_the_end_of_the_turn() {
+    let mut settings = Settings::new(Variant::Closest555);
+    settings.swap_cost = 2;
+    settings.pot_limit = 4;
+    let (mut hand, _) = start_with(settings, 0, &H555, "5s 5h 9d");
+    act(
+        &mut hand,
+        1,
+        Action::Swap {
+            card: parse("Kc")[0],
+        },
+    ); // pot 4 = the limit
+    assert_eq!(hand.to_act(), bet_decision(1));
+    let events = act(&mut hand, 1, bet(2));
+    let (reason, shown) = revealed(&events).unwrap();
+    assert_eq!(reason, RevealReason::PotLimit);
+    assert_eq!(shown.len(), 2);
+    assert_eq!(ended(&hand, &events).0, EndReason::PotLimit);
 }
 
 #[test]
@@ -954,7 +1059,10 @@ fn turn_cap_ends_the_hand_in_a_group_reveal() {
     let (mut hand, _) = start_with(settings, 0, &THREE, "");
     let events = act(&mut hand, 1, Action::Pack);
     let (_, shown) = revealed(&events).unwrap();
-    assert_eq!(shown.iter().map(|(s, _)| *s).collect::<Vec<_>>(), vec![0, 2]);
+    assert_eq!(
+        shown.iter().map(|(s, _)| *s).collect::<Vec<_>>(),
+        vec![0, 2]
+    );
     assert_eq!(ended(&hand, &events).0, EndReason::TurnCap);
 }
 
@@ -980,20 +1088,41 @@ fn closest555_swap_is_offered_at_the_start_of_a_seats_first_and_second_turns_onl
     // Before the betting decision: no bet or pack until the swap is decided.
     refused(&mut hand, 1, bet(2));
     refused(&mut hand, 1, Action::Pack);
-    act(&mut hand, 1, Action::Swap { card: parse("Kc")[0] });
+    act(
+        &mut hand,
+        1,
+        Action::Swap {
+            card: parse("Kc")[0],
+        },
+    );
     // At most one swap per turn.
     assert_eq!(hand.to_act(), bet_decision(1));
     assert!(!offers(&hand, "swap") && !offers(&hand, "keep"));
-    refused(&mut hand, 1, Action::Swap { card: parse("Qd")[0] });
+    refused(
+        &mut hand,
+        1,
+        Action::Swap {
+            card: parse("Qd")[0],
+        },
+    );
     act(&mut hand, 1, bet(2));
     // Seat 0's first turn: declined.
     assert_eq!(hand.to_act(), decision(0, DecisionKind::Swap));
-    assert_eq!(act(&mut hand, 0, Action::Keep), vec![Event::Kept { seat: 0 }]);
+    assert_eq!(
+        act(&mut hand, 0, Action::Keep),
+        vec![Event::Kept { seat: 0 }]
+    );
     assert_eq!(hand.to_act(), bet_decision(0));
     act(&mut hand, 0, bet(2));
     // Second turns: offered again.
     assert_eq!(hand.to_act(), decision(1, DecisionKind::Swap));
-    act(&mut hand, 1, Action::Swap { card: parse("Qd")[0] });
+    act(
+        &mut hand,
+        1,
+        Action::Swap {
+            card: parse("Qd")[0],
+        },
+    );
     act(&mut hand, 1, bet(2));
     assert_eq!(hand.to_act(), decision(0, DecisionKind::Swap));
     act(&mut hand, 0, Action::Keep);
@@ -1012,7 +1141,13 @@ fn closest555_swap_is_offered_at_the_start_of_a_seats_first_and_second_turns_onl
 #[test]
 fn closest555_swap_draws_the_next_stock_card_and_discards_never_return() {
     let (mut hand, _) = start_with(Settings::new(Variant::Closest555), 0, &H555, "5s 5h 9d");
-    let events = act(&mut hand, 1, Action::Swap { card: parse("Kc")[0] });
+    let events = act(
+        &mut hand,
+        1,
+        Action::Swap {
+            card: parse("Kc")[0],
+        },
+    );
     assert_eq!(
         events,
         vec![Event::Swapped {
@@ -1026,11 +1161,23 @@ fn closest555_swap_draws_the_next_stock_card_and_discards_never_return() {
     act(&mut hand, 1, bet(2));
     act(&mut hand, 0, Action::Keep);
     act(&mut hand, 0, bet(2));
-    act(&mut hand, 1, Action::Swap { card: parse("Qd")[0] });
+    act(
+        &mut hand,
+        1,
+        Action::Swap {
+            card: parse("Qd")[0],
+        },
+    );
     assert_eq!(hand.cards(1), hand3("5s 5h 2h"));
     act(&mut hand, 1, bet(2));
     // Seat 0 draws the third stock card, not one of the discards.
-    let events = act(&mut hand, 0, Action::Swap { card: parse("4c")[0] });
+    let events = act(
+        &mut hand,
+        0,
+        Action::Swap {
+            card: parse("4c")[0],
+        },
+    );
     assert!(matches!(
         events[0],
         Event::Swapped { drawn: Some(c), .. } if c == parse("9d")[0]
@@ -1071,7 +1218,13 @@ fn closest555_ten_seats_can_each_swap_twice_from_the_reserved_stock() {
 fn closest555_swap_is_free_by_default_and_charged_when_swap_cost_is_set() {
     assert_eq!(Settings::new(Variant::Closest555).swap_cost, 0);
     let (mut hand, _) = start_with(Settings::new(Variant::Closest555), 0, &H555, "5s 5h 9d");
-    act(&mut hand, 1, Action::Swap { card: parse("Kc")[0] });
+    act(
+        &mut hand,
+        1,
+        Action::Swap {
+            card: parse("Kc")[0],
+        },
+    );
     assert_eq!(hand.pot(), 2);
     assert_eq!(put_in(&hand, 1), 1);
 
@@ -1085,7 +1238,13 @@ fn closest555_swap_is_free_by_default_and_charged_when_swap_cost_is_set() {
             cost: 3
         }
     );
-    let events = act(&mut hand, 1, Action::Swap { card: parse("Kc")[0] });
+    let events = act(
+        &mut hand,
+        1,
+        Action::Swap {
+            card: parse("Kc")[0],
+        },
+    );
     assert!(matches!(events[0], Event::Swapped { cost: 3, .. }));
     assert_eq!(hand.pot(), 5);
     assert_eq!(put_in(&hand, 1), 4);
@@ -1099,7 +1258,13 @@ fn closest555_swap_is_free_by_default_and_charged_when_swap_cost_is_set() {
 #[test]
 fn closest555_swapper_sees_its_new_cards_while_others_learn_only_that_a_swap_happened() {
     let (mut hand, _) = start_with(Settings::new(Variant::Closest555), 0, &H555, "5s 5h 9d");
-    let events = act(&mut hand, 1, Action::Swap { card: parse("Kc")[0] });
+    let events = act(
+        &mut hand,
+        1,
+        Action::Swap {
+            card: parse("Kc")[0],
+        },
+    );
     assert_eq!(hand.view(1).cards, Some(hand3("5s Qd 2h")));
     let other = hand.view(0);
     assert_eq!(other.cards, Some(hand3(H555[0])));
@@ -1116,6 +1281,41 @@ fn closest555_swapper_sees_its_new_cards_while_others_learn_only_that_a_swap_hap
         }
     );
     assert_eq!(events[0].for_seat(1, false), events[0]);
+}
+
+#[test]
+fn closest555_a_swap_after_a_sideshow_hides_the_new_cards_from_the_other_player() {
+    // Seat 2 asks seat 1 on its first turn and wins; on its second turn it swaps. Seat 1 knew
+    // seat 2's old cards; it must not know the new ones.
+    let hands = ["5c 7d 9s", "Kc Qd Jh", "5h 5d 4s"];
+    let (mut hand, _) = start_with(Settings::new(Variant::Closest555), 0, &hands, "2c 3c");
+    act(&mut hand, 1, Action::Keep);
+    act(&mut hand, 1, bet(2));
+    act(&mut hand, 2, Action::Keep);
+    act(&mut hand, 2, Action::Sideshow);
+    let events = act(&mut hand, 1, Action::Accept);
+    assert!(matches!(
+        events[0],
+        Event::SideshowCompared { loser: 1, .. }
+    ));
+    assert_eq!(hand.view(1).known.get(&2), Some(&hand3(hands[2])));
+    act(&mut hand, 0, Action::Keep);
+    act(&mut hand, 0, bet(2));
+    assert_eq!(hand.to_act(), decision(2, DecisionKind::Swap));
+    act(
+        &mut hand,
+        2,
+        Action::Swap {
+            card: parse("4s")[0],
+        },
+    );
+    assert_eq!(hand.view(2).cards, Some(hand3("5h 5d 2c")));
+    assert!(
+        hand.view(1).known.is_empty(),
+        "seat 1 only knew the old cards"
+    );
+    assert!(!hand.view(1).cards_visible().contains(&parse("2c")[0]));
+    assert_eq!(hand.view(2).known.get(&1), Some(&hand3(hands[1])));
 }
 
 #[test]
@@ -1174,10 +1374,10 @@ fn closest555_554_beats_557_at_a_show_and_ties_556() {
 #[test]
 fn closest555_everyone_plays_seen_from_the_start() {
     let (mut hand, events) = start(Variant::Closest555, 0, &H555);
-    for seat in 0..2 {
+    for (seat, cards) in H555.iter().enumerate() {
         let view = hand.view(seat);
         assert!(view.players.iter().all(|p| p.seen));
-        assert_eq!(view.cards, Some(hand3(H555[seat])));
+        assert_eq!(view.cards, Some(hand3(cards)));
     }
     for event in &events {
         if let Event::Dealt { seat, .. } = event {
@@ -1206,7 +1406,11 @@ fn lallan_kallan_dead_hands_pack_at_once_boot_in_the_pot_public_but_cards_privat
         .find(|e| matches!(e, Event::Dead { .. }))
         .expect("a Dead event");
     assert_eq!(*dead, Event::Dead { seats: vec![0] });
-    assert_eq!(dead.for_seat(1, false), *dead, "which seats are dead is public");
+    assert_eq!(
+        dead.for_seat(1, false),
+        *dead,
+        "which seats are dead is public"
+    );
     for event in &events {
         if let Event::Dealt { seat: 0, .. } = event {
             assert!(event.for_seat(1, false).cards().is_empty());
@@ -1231,7 +1435,10 @@ fn lallan_kallan_dead_hands_pack_at_once_boot_in_the_pot_public_but_cards_privat
     // Two live seats: a show, and the dead hand stays hidden.
     let events = act(&mut hand, 1, Action::Show);
     let (_, shown) = revealed(&events).unwrap();
-    assert_eq!(shown.iter().map(|(s, _)| *s).collect::<Vec<_>>(), vec![1, 2]);
+    assert_eq!(
+        shown.iter().map(|(s, _)| *s).collect::<Vec<_>>(),
+        vec![1, 2]
+    );
     let (_, _, pot, payoffs) = ended(&hand, &events);
     assert_eq!(pot, 9);
     assert_eq!(payoffs[0], -1);
@@ -1301,7 +1508,10 @@ fn lallan_kallan_lone_survivor_takes_the_pot_at_once() {
     let (hand, events) = start(Variant::LallanKallan, 0, &hands);
     assert!(events.contains(&Event::Dead { seats: vec![0, 2] }));
     let (reason, winners, pot, payoffs) = ended(&hand, &events);
-    assert_eq!((reason, winners, pot), (EndReason::LoneSurvivor, vec![1], 3));
+    assert_eq!(
+        (reason, winners, pot),
+        (EndReason::LoneSurvivor, vec![1], 3)
+    );
     assert_eq!(payoffs, vec![-1, 2, -1]);
     assert!(revealed(&events).is_none());
     assert!(hand.view(0).known.is_empty());
@@ -1326,8 +1536,8 @@ fn lallan_kallan_everyone_left_plays_seen() {
     );
     refused(&mut hand, 1, Action::See);
     refused(&mut hand, 1, bet(1));
-    for seat in 0..2 {
-        assert_eq!(hand.view(seat).cards, Some(hand3(hands[seat])));
+    for (seat, cards) in hands.iter().enumerate() {
+        assert_eq!(hand.view(seat).cards, Some(hand3(cards)));
         assert!(hand.view(seat).players.iter().all(|p| p.seen));
     }
 }
@@ -1403,6 +1613,65 @@ fn player_counts_outside_each_variants_range_are_refused_with_a_clear_error() {
     assert!(Hand::seeded(Settings::new(Variant::Classic), 3, 3, 1, 0).is_err());
 }
 
+#[test]
+fn settings_errors_name_the_offending_field() {
+    let field = |f: &dyn Fn(&mut Settings)| {
+        let mut settings = Settings::new(Variant::Closest555);
+        f(&mut settings);
+        match Hand::seeded(settings, 4, 0, 1, 0) {
+            Err(SettingsError::Field(name, _)) => name,
+            other => panic!("expected a field error, got {:?}", other.map(|_| ())),
+        }
+    };
+    assert_eq!(field(&|s| s.boot = 0), "boot");
+    assert_eq!(field(&|s| s.max_stake = 0), "max_stake");
+    assert_eq!(field(&|s| s.pot_limit = 4), "pot_limit");
+    assert_eq!(field(&|s| s.max_turns = 0), "max_turns");
+    assert_eq!(field(&|s| s.pot_limit = (1 << 40) + 1), "pot_limit");
+}
+
+#[test]
+fn settings_error_for_a_huge_swap_cost_names_swap_cost() {
+    let mut settings = Settings::new(Variant::Closest555);
+    settings.swap_cost = (1 << 30) + 1;
+    let err = Hand::seeded(settings, 4, 0, 1, 0).map(|_| ()).unwrap_err();
+    assert!(
+        matches!(err, SettingsError::Field("swap_cost", _)),
+        "{err:?}"
+    );
+}
+
+/// Settings that `validate` accepts must never make the engine overflow (a panic in debug
+/// builds, wrapped chip counts in release). The arena takes `max_stake` and `boot` from the
+/// command line and from match files.
+#[test]
+fn huge_max_stake_is_refused_or_played_without_overflow() {
+    let mut settings = Settings::new(Variant::Classic);
+    settings.max_stake = u64::MAX;
+    let Ok((mut hand, _)) = Hand::seeded(settings, 3, 0, 1, 0) else {
+        return; // refused: fine
+    };
+    act(&mut hand, 1, Action::See);
+    // Panics here in debug: attempt to multiply with overflow.
+    assert_eq!(bet_bounds(&hand), Some((2, 4, 2)));
+}
+
+#[test]
+fn huge_boot_is_refused_without_overflow() {
+    let mut settings = Settings::new(Variant::Classic);
+    settings.boot = 1 << 63;
+    settings.max_stake = u64::MAX;
+    // Debug: panics in validate (attempt to multiply with overflow). Release: boot * 2 wraps
+    // to 0, the pot_limit check passes, and the hand starts with a pot of 0.
+    let result =
+        std::panic::catch_unwind(|| Hand::seeded(settings, 2, 0, 1, 0).map(|(h, _)| h.pot()));
+    match result {
+        Ok(Err(_)) => {}
+        Ok(Ok(pot)) => panic!("accepted a boot of 2^63 with a pot of {pot}"),
+        Err(_) => panic!("validate panicked (overflow) instead of refusing the boot"),
+    }
+}
+
 // ----- illegal actions ----------------------------------------------------------------------
 
 #[test]
@@ -1455,7 +1724,13 @@ fn illegal_actions_are_errors_and_change_nothing() {
         }
     );
     refused(&mut hand, 0, Action::Accept);
-    for action in [Action::Pack, bet(2), Action::Show, Action::See, Action::Keep] {
+    for action in [
+        Action::Pack,
+        bet(2),
+        Action::Show,
+        Action::See,
+        Action::Keep,
+    ] {
         not_legal(refused(&mut hand, 1, action), DecisionKind::SideshowReply);
     }
     act(&mut hand, 1, Action::Refuse);
@@ -1488,7 +1763,11 @@ fn illegal_actions_are_errors_and_change_nothing() {
     refused(&mut hand, 0, Action::Keep);
 
     // Lallan Kallan: a dead seat never acts.
-    let (mut hand, _) = start(Variant::LallanKallan, 0, &["2h 5d 9h", "3c 8s Kd", "4c 6h Js"]);
+    let (mut hand, _) = start(
+        Variant::LallanKallan,
+        0,
+        &["2h 5d 9h", "3c 8s Kd", "4c 6h Js"],
+    );
     refused(&mut hand, 0, Action::Pack);
     refused(&mut hand, 1, Action::See);
 }
@@ -1500,9 +1779,14 @@ fn payoffs_are_net_chips_and_every_hand_is_zero_sum() {
     for variant in Variant::ALL {
         for seats in [2, 3, 5] {
             for seed in 0..20 {
-                let (mut hand, mut events) =
-                    Hand::seeded(Settings::new(variant), seats, seed as usize % seats, seed, 0)
-                        .unwrap();
+                let (mut hand, mut events) = Hand::seeded(
+                    Settings::new(variant),
+                    seats,
+                    seed as usize % seats,
+                    seed,
+                    0,
+                )
+                .unwrap();
                 // Everyone chaals twice, then everyone but the last to act packs.
                 let mut steps = 0;
                 while let Some(decision) = hand.to_act() {

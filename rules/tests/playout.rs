@@ -18,7 +18,7 @@ use proptest::prelude::*;
 use rules::eval::{describe, hand_value, is_dead};
 use rules::hand::MAX_REDEALS;
 use rules::{
-    Action, Card, Deck, Decision, DecisionKind, EndReason, Event, Hand, HandValue,
+    Action, Card, DealSource, Decision, DecisionKind, Deck, EndReason, Event, Hand, HandValue,
     LegalAction, PackReason, RevealReason, RevealedHand, SequenceOrder, Settings, Variant,
 };
 
@@ -151,12 +151,18 @@ struct Model {
 }
 
 impl Model {
-    fn new(s: Settings, n: usize, dealer: usize, seed: u64, hand_index: u64) -> (Model, Vec<Event>) {
+    /// `deck(k)` is the deck of the k-th deal (Lallan Kallan redeals after the first).
+    fn new(
+        s: Settings,
+        n: usize,
+        dealer: usize,
+        deck: &dyn Fn(u32) -> Deck,
+    ) -> (Model, Vec<Event>) {
         let mut m = Model {
             s,
             n,
             dealer,
-            deck: Deck::shuffled(seed, hand_index, 0),
+            deck: deck(0),
             next_card: 0,
             cards: Vec::new(),
             in_hand: vec![true; n],
@@ -183,7 +189,7 @@ impl Model {
         }];
         let mut redeal = 0u32;
         loop {
-            m.deck = Deck::shuffled(seed, hand_index, u64::from(redeal));
+            m.deck = deck(redeal);
             m.cards = vec![[m.deck.cards()[0]; 3]; n];
             // One card at a time, clockwise, starting left of the dealer.
             for round in 0..3 {
@@ -628,11 +634,16 @@ impl Knowledge {
                 Event::Revealed { .. } => true,
                 Event::Dealt { seat, .. } => *seat == viewer && !self.blind_start,
                 Event::Saw { seat, .. } | Event::Swapped { seat, .. } => *seat == viewer,
-                Event::SideshowCompared { seat, target, .. } => viewer == *seat || viewer == *target,
+                Event::SideshowCompared { seat, target, .. } => {
+                    viewer == *seat || viewer == *target
+                }
                 _ => true,
             };
             if owed {
-                assert_eq!(&seen, event, "{ctx}: seat {viewer} was denied what it may know");
+                assert_eq!(
+                    &seen, event,
+                    "{ctx}: seat {viewer} was denied what it may know"
+                );
             }
         }
     }
@@ -647,7 +658,10 @@ fn check_state(hand: &Hand, model: &Model, know: &Knowledge, ctx: &str) {
     );
     assert_eq!(hand.pot(), model.pot, "{ctx}: pot");
     assert_eq!(hand.stake(), model.stake, "{ctx}: stake");
-    assert!(model.stake <= model.s.max_stake, "{ctx}: stake above max_stake");
+    assert!(
+        model.stake <= model.s.max_stake,
+        "{ctx}: stake above max_stake"
+    );
     assert_eq!(hand.turns(), model.total_turns, "{ctx}: turns");
     assert_eq!(
         model.put_in.iter().sum::<u64>(),
@@ -661,10 +675,17 @@ fn check_state(hand: &Hand, model: &Model, know: &Knowledge, ctx: &str) {
     }
     if let Some(decision) = hand.to_act() {
         assert!(!hand.legal().is_empty(), "{ctx}: empty legal set");
-        assert!(model.in_hand[decision.seat], "{ctx}: a seat out of the hand decides");
+        assert!(
+            model.in_hand[decision.seat],
+            "{ctx}: a seat out of the hand decides"
+        );
     }
     for seat in 0..model.n {
-        assert_eq!(hand.cards(seat), model.cards[seat], "{ctx}: cards of seat {seat}");
+        assert_eq!(
+            hand.cards(seat),
+            model.cards[seat],
+            "{ctx}: cards of seat {seat}"
+        );
     }
     for viewer in 0..model.n {
         let view = hand.view(viewer);
@@ -677,7 +698,10 @@ fn check_state(hand: &Hand, model: &Model, know: &Knowledge, ctx: &str) {
             Some(d) if d.seat == viewer => hand.legal(),
             _ => vec![],
         };
-        assert_eq!(view.legal, expected_legal, "{ctx}: legal in seat {viewer}'s view");
+        assert_eq!(
+            view.legal, expected_legal,
+            "{ctx}: legal in seat {viewer}'s view"
+        );
         for (i, p) in view.players.iter().enumerate() {
             assert_eq!(p.in_hand, model.in_hand[i], "{ctx}: in_hand {i}");
             assert_eq!(p.seen, model.seen[i], "{ctx}: seen {i}");
@@ -688,7 +712,10 @@ fn check_state(hand: &Hand, model: &Model, know: &Knowledge, ctx: &str) {
         }
         let own = model.own_known[viewer].then_some(model.cards[viewer]);
         assert_eq!(view.cards, own, "{ctx}: seat {viewer}'s own cards");
-        assert_eq!(view.known, model.known[viewer], "{ctx}: what seat {viewer} knows");
+        assert_eq!(
+            view.known, model.known[viewer],
+            "{ctx}: what seat {viewer} knows"
+        );
         for card in view.cards_visible() {
             assert!(
                 know.allowed[viewer].contains(&card),
@@ -708,19 +735,81 @@ struct Stats {
 
 fn event_name(event: &Event) -> String {
     let text = format!("{event:?}");
-    text.split([' ', '{', '(']).next().unwrap_or_default().to_string()
+    text.split([' ', '{', '('])
+        .next()
+        .unwrap_or_default()
+        .to_string()
 }
 
-/// Plays one random hand against the model. Returns the number of decisions.
-fn play_one(variant: Variant, seats: usize, hand_seed: u64, stats: &mut Stats) {
+/// Plays one random hand against the model, checking every step.
+/// A shuffled deck in which two to four random seats are dealt the same three ranks, each
+/// seat in a different rotation of the suits (so no such hand is of one suit).
+fn tied_deck(rng: &mut Rng, seats: usize, dealer: usize) -> Deck {
+    let mut ranks = [0usize; 3];
+    while ranks[0] == ranks[1] || ranks[1] == ranks[2] || ranks[0] == ranks[2] {
+        ranks = [0, 1, 2].map(|_| rng.below(13) as usize);
+    }
+    let tied = 2 + rng.below(3.min(seats as u64 - 1)) as usize;
+    let mut chosen: Vec<usize> = Vec::new();
+    while chosen.len() < tied {
+        let seat = rng.below(seats as u64) as usize;
+        if !chosen.contains(&seat) {
+            chosen.push(seat);
+        }
+    }
+    let mut hands: Vec<Option<[Card; 3]>> = vec![None; seats];
+    for (j, &seat) in chosen.iter().enumerate() {
+        hands[seat] = Some([0, 1, 2].map(|i| Card::from_index(ranks[i] * 4 + (j + i) % 4)));
+    }
+    let mut rest: Vec<Card> = Card::pack()
+        .into_iter()
+        .filter(|c| !hands.iter().flatten().flatten().any(|h| h == c))
+        .collect();
+    for i in (1..rest.len()).rev() {
+        rest.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    let mut rest = rest.into_iter();
+    let hands: Vec<[Card; 3]> = hands
+        .into_iter()
+        .map(|h| h.unwrap_or_else(|| [(); 3].map(|_| rest.next().unwrap())))
+        .collect();
+    let order: Vec<Card> = (0..3)
+        .flat_map(|round| (1..=seats).map(move |k| (round, (dealer + k) % seats)))
+        .map(|(round, seat)| hands[seat][round])
+        .chain(rest)
+        .collect();
+    Deck::stacked(&order).unwrap()
+}
+
+/// With `ties`, the turn cap is 1 to 3, so that most hands end in a group reveal, and the
+/// deck is stacked so that two to four seats hold the same ranks in different suits.
+fn play_one(variant: Variant, seats: usize, hand_seed: u64, ties: bool, stats: &mut Stats) {
     let mut rng = Rng::new(hand_seed);
-    let settings = random_settings(&mut rng, variant, seats);
+    let mut settings = random_settings(&mut rng, variant, seats);
+    if ties {
+        settings.max_turns = 1 + rng.below(3) as u32;
+    }
     let dealer = rng.below(seats as u64) as usize;
     let (seed, hand_index) = (rng.next(), rng.below(1000));
     let ctx0 = format!("{variant} seats={seats} hand_seed={hand_seed} settings={settings:?}");
-    let (mut hand, events) = Hand::seeded(settings, seats, dealer, seed, hand_index)
-        .unwrap_or_else(|e| panic!("{ctx0}: {e}"));
-    let (mut model, expected) = Model::new(settings, seats, dealer, seed, hand_index);
+    let (source, deck): (DealSource, Box<dyn Fn(u32) -> Deck>) = if ties {
+        let deck = tied_deck(&mut rng, seats, dealer);
+        (
+            DealSource::Stacked(vec![deck.clone()]),
+            Box::new(move |_| deck.clone()),
+        )
+    } else {
+        (
+            DealSource::Seeded {
+                seed,
+                hand: hand_index,
+            },
+            Box::new(move |redeal| Deck::shuffled(seed, hand_index, u64::from(redeal))),
+        )
+    };
+    let (mut hand, events) =
+        Hand::new(settings, seats, dealer, source).unwrap_or_else(|e| panic!("{ctx0}: {e}"));
+    let (mut model, expected) = Model::new(settings, seats, dealer, &*deck);
     assert_eq!(events, expected, "{ctx0}: deal events");
     let mut know = Knowledge {
         blind_start: variant == Variant::Classic,
@@ -756,10 +845,24 @@ fn play_one(variant: Variant, seats: usize, hand_seed: u64, stats: &mut Stats) {
         check_state(&hand, &model, &know, &ctx);
         last_events = events;
     }
-    let Some(Event::HandEnded { reason, .. }) = last_events.last() else {
+    let Some(Event::HandEnded {
+        reason,
+        winners,
+        pot,
+        ..
+    }) = last_events.last()
+    else {
         panic!("{ctx0}: the hand ended without HandEnded: {last_events:?}");
     };
     *stats.ends.entry(format!("{reason:?}")).or_default() += 1;
+    if winners.len() > 1 && *reason != EndReason::RedealCap {
+        let key = if pot % winners.len() as u64 != 0 {
+            "split pot with odd chips"
+        } else {
+            "split pot"
+        };
+        *stats.ends.entry(key.to_string()).or_default() += 1;
+    }
     stats.hands += 1;
     stats.decisions += decisions;
 }
@@ -783,7 +886,7 @@ fn random_playouts_conform_to_the_rules_model_for_every_variant_and_table_size()
             };
             for k in 0..count {
                 let hand_seed = (variant as u64) << 40 | (size_index as u64) << 32 | k;
-                play_one(variant, seats, hand_seed, &mut stats);
+                play_one(variant, seats, hand_seed, false, &mut stats);
             }
         }
     }
@@ -800,7 +903,11 @@ fn random_playouts_conform_to_the_rules_model_for_every_variant_and_table_size()
         "PotLimit",
         "TurnCap",
     ] {
-        assert!(stats.ends.get(reason).copied().unwrap_or(0) > 10, "{reason}: {stats:?}", stats = stats.ends);
+        assert!(
+            stats.ends.get(reason).copied().unwrap_or(0) > 10,
+            "{reason}: {stats:?}",
+            stats = stats.ends
+        );
     }
     for event in [
         "Dead",
@@ -816,6 +923,39 @@ fn random_playouts_conform_to_the_rules_model_for_every_variant_and_table_size()
             stats.events.get(event).copied().unwrap_or(0) > 10,
             "{event} too rare: {:?}",
             stats.events
+        );
+    }
+}
+
+#[test]
+fn group_reveals_with_ties_split_the_pot_as_the_rules_model_says() {
+    // Short hands, stacked so that several seats hold equal hands: many group reveals with
+    // tied best hands, some with odd chips to place.
+    let mut stats = Stats {
+        hands: 0,
+        decisions: 0,
+        ends: BTreeMap::new(),
+        events: BTreeMap::new(),
+    };
+    for (variant, seats, count) in [
+        (Variant::Closest555, 3, 300),
+        (Variant::Closest555, 6, 300),
+        (Variant::Closest555, 10, 100),
+        (Variant::Classic, 3, 300),
+        (Variant::Classic, 6, 300),
+        (Variant::Classic, 17, 100),
+    ] {
+        for k in 0..count {
+            let hand_seed = 1 << 50 | (variant as u64) << 40 | (seats as u64) << 32 | k;
+            play_one(variant, seats, hand_seed, true, &mut stats);
+        }
+    }
+    eprintln!("{} hands, endings {:?}", stats.hands, stats.ends);
+    for key in ["split pot", "split pot with odd chips"] {
+        assert!(
+            stats.ends.get(key).copied().unwrap_or(0) > 20,
+            "{key} too rare: {:?}",
+            stats.ends
         );
     }
 }
