@@ -37,6 +37,37 @@ pub enum Command {
         #[command(subcommand)]
         command: ReplayCommand,
     },
+    /// Run (or resume) a tournament described by a TOML file.
+    Tournament {
+        /// The tournament file (see tournaments/).
+        file: PathBuf,
+        /// Matches played at once (default: the number of cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Output directory (default: the file's `output`, else out/<name>).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Play only what is missing from the output directory (rerunning does the same).
+        #[arg(long)]
+        resume: bool,
+        /// Play only shard I of N (1-based), e.g. --shard 2/8; combine with `arena merge`.
+        #[arg(long, value_parser = crate::cmd_tournament::parse_shard)]
+        shard: Option<(u64, u64)>,
+        /// No progress bar or progress lines.
+        #[arg(long, short)]
+        quiet: bool,
+    },
+    /// Print the standings of a tournament output directory.
+    Standings { dir: PathBuf },
+    /// Combine the output directories of shards into one, with the standings of the whole.
+    Merge {
+        /// Shard output directories.
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// The merged output directory.
+        #[arg(long)]
+        out: PathBuf,
+    },
 }
 
 #[derive(Subcommand, Debug)]

@@ -3,25 +3,33 @@
 use std::path::Path;
 use std::time::Duration;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use tokio_util::sync::CancellationToken;
 
 use crate::bot::Limits;
 use crate::bot_command::{self, SpecInput};
 use crate::cli::MatchArgs;
-use crate::referee::{MatchConfig, MatchResult, SeatConfig, run_match};
+use crate::exit::{Exit, ExitKind};
+use crate::referee::{MatchConfig, MatchError, MatchResult, SeatConfig, run_match};
 
 pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
     let settings = args.table.settings(args.game);
-    settings
-        .validate(args.bots.len())
-        .with_context(|| format!("--bot given {} times", args.bots.len()))?;
+    settings.validate(args.bots.len()).map_err(|e| {
+        Exit::new(
+            ExitKind::BadInput,
+            format!("{e} (--bot was given {} times)", args.bots.len()),
+        )
+    })?;
     if args.names.len() > args.bots.len() {
-        bail!(
-            "--name given {} times but --bot only {}",
-            args.names.len(),
-            args.bots.len()
-        );
+        return Err(Exit::new(
+            ExitKind::BadInput,
+            format!(
+                "--name given {} times but --bot only {}",
+                args.names.len(),
+                args.bots.len()
+            ),
+        )
+        .into());
     }
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let work = tempfile::Builder::new()
@@ -39,7 +47,7 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
     let mut argvs = Vec::new();
     for (i, command) in args.bots.iter().enumerate() {
         let argv = bot_command::split(command)
-            .map_err(|e| anyhow::anyhow!("--bot number {}: {e}", i + 1))?;
+            .map_err(|e| Exit::new(ExitKind::BadInput, format!("--bot number {}: {e}", i + 1)))?;
         argvs.push(bot_command::absolutize(&argv, &cwd));
     }
     let names = bot_command::unique_names(
@@ -89,13 +97,15 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         replay: args.replay.clone(),
     };
     let cancel = CancellationToken::new();
-    let ctrl_c = cancel.clone();
-    tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            ctrl_c.cancel();
+    crate::signals::cancel_on_signal(cancel.clone());
+    let result = match run_match(&config, &cancel).await {
+        Ok(result) => result,
+        Err(MatchError::Cancelled) => {
+            return Err(Exit::new(ExitKind::Interrupted, "interrupted".into()).into());
         }
-    });
-    let result = run_match(&config, &cancel).await?;
+        Err(MatchError::Settings(e)) => return Err(Exit::new(ExitKind::BadInput, e.to_string()).into()),
+        Err(e) => return Err(e.into()),
+    };
     if args.json {
         crate::output::print(&format!("{}\n", summary_json(&result)))?;
     } else {

@@ -5,15 +5,9 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use arena::cli::{Cli, Command, ReplayCommand};
+use arena::exit::{Exit, ExitKind};
 use clap::Parser;
 
-/// Exit codes (also in the README).
-mod exit {
-    /// The arena could not do what was asked (bad file, missing program, replay mismatch).
-    pub const FAILURE: u8 = 1;
-    /// `arena compare` read at least one bad line (each got an error line).
-    pub const BAD_INPUT_LINES: u8 = 3;
-}
 
 fn main() -> ExitCode {
     let cli = Cli::parse(); // exits with code 2 on a bad command line
@@ -25,7 +19,7 @@ fn main() -> ExitCode {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("arena: cannot start the async runtime: {e}");
-            return ExitCode::from(exit::FAILURE);
+            return ExitCode::from(ExitKind::Failure.code());
         }
     };
     match runtime.block_on(run(cli)) {
@@ -38,8 +32,12 @@ fn main() -> ExitCode {
             }) {
                 return ExitCode::SUCCESS;
             }
+            let kind = e
+                .downcast_ref::<Exit>()
+                .map(|exit| exit.kind)
+                .unwrap_or(ExitKind::Failure);
             eprintln!("arena: error: {e:#}");
-            ExitCode::from(exit::FAILURE)
+            ExitCode::from(kind.code())
         }
     }
 }
@@ -54,7 +52,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let bad = arena::compare::run(variant, sequence_order, stdin, io::stdout().lock())?;
             if bad > 0 {
                 eprintln!("arena compare: {bad} bad line(s); see the error lines");
-                return Ok(ExitCode::from(exit::BAD_INPUT_LINES));
+                return Ok(ExitCode::from(ExitKind::BadLines.code()));
             }
         }
         Command::Match(args) => arena::cmd_match::run(args).await?,
@@ -76,6 +74,16 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 arena::output::print(&arena::replay::show(&records))?;
             }
         },
+        Command::Tournament {
+            file,
+            jobs,
+            out,
+            resume: _,
+            shard,
+            quiet,
+        } => arena::cmd_tournament::tournament(&file, jobs, out, shard, quiet).await?,
+        Command::Standings { dir } => arena::cmd_tournament::show_standings(&dir)?,
+        Command::Merge { dirs, out } => arena::cmd_tournament::merge(&dirs, &out)?,
     }
     Ok(ExitCode::SUCCESS)
 }

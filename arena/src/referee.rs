@@ -10,6 +10,6 @@ mod match_runner;
 mod result;
 
 pub use connection::{Asked, Connection, SeatFault};
-pub use match_config::{MatchConfig, SeatConfig};
+pub use match_config::{MatchConfig, SeatConfig, bot_seed};
 pub use match_runner::{MatchError, run_match};
 pub use result::{MatchResult, SeatResult};

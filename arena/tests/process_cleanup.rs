@@ -18,7 +18,12 @@ async fn forked_child_holding_the_pipes_is_killed_at_shutdown() {
     let spec = spec(&dir, "fork", python("fork_holder.py", &[&mark]));
     let mut bot = BotProcess::spawn(&spec).unwrap();
     let pgid = bot.pid();
-    let grandchild: u32 = bot.recv_line(after(PATIENCE)).await.unwrap().parse().unwrap();
+    let grandchild: u32 = bot
+        .recv_line(after(PATIENCE))
+        .await
+        .unwrap()
+        .parse()
+        .unwrap();
     let info = proc_info(grandchild).expect("grandchild is running");
     assert_eq!(info.pgrp, pgid, "grandchild inherited the bot's group");
     assert_eq!(live_group_members(pgid).len(), 2);
@@ -64,7 +69,10 @@ async fn kill_now_then_shutdown() {
     let mut bot = BotProcess::spawn(&spec).unwrap();
     let pgid = bot.pid();
     bot.kill_now();
-    let status = bot.wait_timeout(PATIENCE).await.expect("dead after SIGKILL");
+    let status = bot
+        .wait_timeout(PATIENCE)
+        .await
+        .expect("dead after SIGKILL");
     assert_eq!(status.code(), None);
     assert_eq!(bot.recv_line(after(PATIENCE)).await, Err(ReadError::Closed));
     let exit = bot.shutdown(PATIENCE).await;
@@ -80,7 +88,12 @@ async fn dropping_a_bot_mid_read_kills_and_reaps_its_group() {
     let spec = spec(&dir, "dropped", python("fork_holder.py", &[&mark]));
     let mut bot = BotProcess::spawn(&spec).unwrap();
     let pgid = bot.pid();
-    let _grandchild: u32 = bot.recv_line(after(PATIENCE)).await.unwrap().parse().unwrap();
+    let _grandchild: u32 = bot
+        .recv_line(after(PATIENCE))
+        .await
+        .unwrap()
+        .parse()
+        .unwrap();
     // Cancel a pending read, as a referee's `select!` or an aborted task would, then drop.
     tokio::select! {
         r = bot.recv_line(after(PATIENCE)) => panic!("unexpected {r:?}"),

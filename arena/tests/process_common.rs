@@ -127,3 +127,13 @@ pub fn log_len(spec: &BotSpec) -> u64 {
 pub fn workdir(spec: &BotSpec) -> PathBuf {
     spec.workdir.canonicalize().unwrap()
 }
+
+/// Current resident set size of the test process in KiB (for measurements printed by tests).
+pub fn rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}

@@ -15,14 +15,21 @@ use tokio::time::Instant;
 async fn echo_round_trip() {
     let dir = tempfile::tempdir().unwrap();
     let spec = spec(&dir, "echo", python("echo.py", &[]));
+    let start = Instant::now();
     let mut bot = BotProcess::spawn(&spec).unwrap();
     for i in 0..20 {
         let msg = format!(r#"{{"type":"ping","n":{i},"text":"héllo"}}"#);
         bot.send_line(&msg, after(PATIENCE)).await.unwrap();
         assert_eq!(bot.recv_line(after(PATIENCE)).await.unwrap(), msg);
     }
+    let round_trips = start.elapsed();
     assert_eq!(bot.try_wait(), None, "echo is still running");
+    let start = Instant::now();
     let exit = bot.shutdown(PATIENCE).await;
+    eprintln!(
+        "spawn + 20 round trips: {round_trips:?}; shutdown: {:?}",
+        start.elapsed()
+    );
     assert_eq!(exit.code, Some(0), "{exit:?}");
     assert!(!exit.killed_by_arena && !exit.leaked_pipe, "{exit:?}");
     assert_eq!(exit.stderr.total_bytes, 0);
@@ -97,13 +104,17 @@ async fn ten_megabyte_line_is_too_long() {
     let dir = tempfile::tempdir().unwrap();
     let spec = spec(&dir, "long", python("long_line.py", &[]));
     let mut bot = BotProcess::spawn(&spec).unwrap();
-    let start = Instant::now();
+    let (rss_before, start) = (rss_kib(), Instant::now());
     assert_eq!(
         bot.recv_line(after(PATIENCE)).await,
         Err(ReadError::LineTooLong)
     );
     let took = start.elapsed();
-    eprintln!("LineTooLong after {took:?}");
+    // Informational only: other tests run in the same process.
+    eprintln!(
+        "LineTooLong after {took:?}; test process RSS {rss_before} -> {} KiB",
+        rss_kib()
+    );
     assert!(took < PATIENCE);
     // The stream is unusable afterwards.
     assert_eq!(bot.recv_line(after(PATIENCE)).await, Err(ReadError::Closed));
@@ -153,13 +164,19 @@ async fn bot_that_stops_reading_makes_send_time_out() {
     let start = Instant::now();
     let mut sent = 0;
     let err = loop {
-        match bot.send_line(&line, after(Duration::from_millis(500))).await {
+        match bot
+            .send_line(&line, after(Duration::from_millis(500)))
+            .await
+        {
             Ok(()) => sent += 1,
             Err(e) => break e,
         }
         assert!(sent < 100, "6 MiB went into a pipe nobody reads");
     };
-    eprintln!("send_line: {err:?} after {sent} lines, {:?}", start.elapsed());
+    eprintln!(
+        "send_line: {err:?} after {sent} lines, {:?}",
+        start.elapsed()
+    );
     assert_eq!(err, WriteError::Timeout);
     let exit = bot.shutdown(Duration::from_millis(100)).await;
     assert!(exit.killed_by_arena, "{exit:?}");
@@ -199,7 +216,9 @@ async fn stderr_flood_is_drained_and_capped() {
     let mut bot = BotProcess::spawn(&spec).unwrap();
     // If stderr weren't drained, the bot would block on its first 64 KiB and never say "done".
     assert_eq!(
-        bot.recv_line(after(Duration::from_secs(60))).await.as_deref(),
+        bot.recv_line(after(Duration::from_secs(60)))
+            .await
+            .as_deref(),
         Ok("done")
     );
     let exit = bot.shutdown(PATIENCE).await;

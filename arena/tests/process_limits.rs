@@ -62,7 +62,9 @@ async fn file_size_limit() {
     spec.limits.file_size_bytes = Some(MIB);
     let (line, _) = first_line(&spec).await;
     assert_eq!(line.as_deref(), Ok("efbig"));
-    let written = std::fs::metadata(workdir(&spec).join("big.bin")).unwrap().len();
+    let written = std::fs::metadata(workdir(&spec).join("big.bin"))
+        .unwrap()
+        .len();
     assert!(written <= MIB, "{written}");
 }
 
@@ -99,12 +101,39 @@ async fn level_none_applies_no_limits() {
     assert!(count > 32, "{line}");
 }
 
+#[tokio::test]
+async fn limits_level_runs_the_bot_in_its_own_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let arena_sid = rustix::process::getsid(None)
+        .unwrap()
+        .as_raw_nonzero()
+        .get() as u64;
+    for level in [SandboxLevel::None, SandboxLevel::Limits] {
+        let mut spec = spec(&dir, &format!("ids-{level:?}"), python("ids.py", &[]));
+        spec.sandbox = level;
+        let (line, _) = first_line(&spec).await;
+        let v: serde_json::Value = serde_json::from_str(&line.unwrap()).unwrap();
+        eprintln!("{level:?}: {v}");
+        assert_eq!(v["pgid"], v["pid"], "{level:?}: own process group");
+        if level == SandboxLevel::None {
+            assert_eq!(v["sid"], arena_sid, "stays in the arena's session");
+        } else {
+            assert_eq!(v["sid"], v["pid"], "own session");
+            assert_eq!(v["tty"], false, "no controlling terminal");
+        }
+    }
+}
+
 #[test]
 fn sandbox_level_serde_is_kebab_case() {
     let levels: Vec<SandboxLevel> = serde_json::from_str(r#"["none","limits","bwrap"]"#).unwrap();
     assert_eq!(
         levels,
-        [SandboxLevel::None, SandboxLevel::Limits, SandboxLevel::Bwrap]
+        [
+            SandboxLevel::None,
+            SandboxLevel::Limits,
+            SandboxLevel::Bwrap
+        ]
     );
     let limits: Limits = serde_json::from_str(r#"{"memory_bytes": 1024}"#).unwrap();
     assert_eq!(limits.memory_bytes, Some(1024));
@@ -161,9 +190,17 @@ async fn bwrap_forked_child_dies_with_the_sandbox() {
     let mut spec = spec(&dir, "bwfork", python("fork_holder.py", &[&mark]));
     spec.sandbox = SandboxLevel::Bwrap;
     let mut bot = BotProcess::spawn(&spec).unwrap();
+    let pgid = bot.pid();
     bot.recv_line(after(PATIENCE)).await.unwrap();
-    // bwrap, its namespace init, the bot and its child all carry the marker.
-    assert!(live_with_marker(&mark).len() >= 2);
+    // bwrap, its namespace init, the bot and its child all carry the marker, and all stay in
+    // the bot's process group.
+    let marked = live_with_marker(&mark);
+    assert_eq!(marked.len(), 4, "{marked:?}");
+    let mut members = live_group_members(pgid);
+    members.sort();
+    let mut marked = marked;
+    marked.sort();
+    assert_eq!(members, marked);
     let exit = bot.shutdown(PATIENCE).await;
     eprintln!("bwrap fork: {exit:?}");
     assert!(
@@ -188,4 +225,24 @@ async fn bwrap_applies_the_memory_limit() {
         Err(ReadError::Closed) => assert!(exit.signal.is_some(), "{exit:?}"),
         Err(e) => panic!("{e:?}"),
     }
+}
+
+#[tokio::test]
+async fn bwrap_bot_ignoring_sigterm_and_eof_is_killed() {
+    if !bwrap_works("bwrap_bot_ignoring_sigterm_and_eof_is_killed").await {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mark = marker("bwrap-stubborn");
+    let mut spec = spec(&dir, "bwstubborn", python("ignore_term.py", &[&mark]));
+    spec.sandbox = SandboxLevel::Bwrap;
+    let mut bot = BotProcess::spawn(&spec).unwrap();
+    assert_eq!(bot.recv_line(after(PATIENCE)).await.as_deref(), Ok("ready"));
+    let exit = bot.shutdown(Duration::from_millis(300)).await;
+    assert!(exit.killed_by_arena, "{exit:?}");
+    assert!(
+        eventually(PATIENCE, || live_with_marker(&mark).is_empty()).await,
+        "survivors: {:?}",
+        live_with_marker(&mark)
+    );
 }

@@ -51,6 +51,10 @@ pub struct Request {
     pub legal: Vec<LegalAction>,
     pub pot: u64,
     pub stake: u64,
+    pub dealer: usize,
+    /// For a `sideshow_reply`: the seat that asked.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub sideshow_from: Option<usize>,
     /// Your cards, once you have seen them.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub cards: Option<[Card; 3]>,

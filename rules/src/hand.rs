@@ -202,6 +202,14 @@ impl Hand {
         Some(Decision { seat, kind })
     }
 
+    /// The seat that asked for the sideshow now waiting for a reply, if any.
+    pub fn sideshow_asker(&self) -> Option<usize> {
+        match self.phase {
+            Phase::SideshowReply { seat, .. } => Some(seat),
+            _ => None,
+        }
+    }
+
     /// The legal actions of the seat that must decide (empty once the hand is over).
     pub fn legal(&self) -> Vec<LegalAction> {
         match self.phase {

@@ -115,7 +115,9 @@ def decide_bet(request, state):
         hand, " ".join(cards), tp.describe(state.game, cards, state.order), p, chance,
         cost, request["pot"])
 
-    if legal.can("show") and chance >= SHOW_FROM and chance < RAISE_FULL:
+    # Two players left: a good hand asks for a show and ends the hand. A near-certain winner
+    # does not: it raises instead (below), so that the other player keeps paying.
+    if legal.can("show") and SHOW_FROM <= chance < RAISE_FULL:
         tp.log(why, "-> show")
         return legal.action("show")
 

@@ -239,7 +239,7 @@ def hand_value(game, cards, order="a23-high"):
 
 
 def describe(game, cards, order="a23-high"):
-    """The hand in words, for your log: e.g. "pair (A,K,0)" or "555: 546, distance 9"."""
+    """The hand in words, for your log: "pair of A with 7", "546, distance 9", ..."""
     if game == "closest-555":
         number, distance = closest555_best(cards)
         return "%03d, distance %d" % (number, distance)
@@ -247,18 +247,36 @@ def describe(game, cards, order="a23-high"):
         wild = lallan_wild(cards)
         if wild is None:
             return "dead (one colour)"
-        natural_a, natural_b = sorted(c for c in cards if c != wild)
-        value, becomes = _best_wild_replacement(natural_a, natural_b, order)
-        return "%s %s (wild %s plays as %s)" % (
-            CATEGORY_NAMES[value[0]], _ranks_text(value), wild, becomes)
-    value = classic_value(cards, order)
-    return "%s %s" % (CATEGORY_NAMES[value[0]], _ranks_text(value))
+        naturals = [c for c in cards if c != wild]
+        value = lallan_value(cards, order)
+        # Several cards may give the best value (Kh Kd + wild: Kc or Ks). Name one of the
+        # wild's own suit when possible, as the arena's descriptions do.
+        candidates = sorted((c for c in FULL_DECK if c not in naturals),
+                            key=lambda c: suit_of(c) != suit_of(wild))
+        becomes = next(c for c in candidates if classic_value(naturals + [c], order) == value)
+        return "%s (wild %s plays as %s)" % (value_text(value, order), wild, becomes)
+    return value_text(classic_value(cards, order), order)
 
 
-def _ranks_text(value):
-    names = {n: RANKS[n - 2] for n in range(2, 15)}
-    names[15] = "top"
-    return "-".join(names[n] for n in value[1:] if n)
+def value_text(value, order="a23-high"):
+    """A classic value tuple in words: "trail of K", "sequence A-2-3", "colour A-K-9"."""
+    category, first, second, third = value
+    name = CATEGORY_NAMES[category]
+
+    def rank(number):
+        return RANKS[number - 2]
+
+    if category == TRAIL:
+        return "trail of %s" % rank(first)
+    if category == PAIR:
+        return "pair of %s with %s" % (rank(first), rank(second))
+    if category in (SEQUENCE, PURE_SEQUENCE):
+        # Run strengths 15 and 14 are the two top runs, in the table's order.
+        top_two = ["A-K-Q", "A-2-3"] if order == "a23-high" else ["A-2-3", "A-K-Q"]
+        if first >= 14:
+            return "%s %s" % (name, top_two[first - 14])
+        return "%s %s-%s-%s" % (name, rank(first), rank(first - 1), rank(first - 2))
+    return "%s %s-%s-%s" % (name, rank(first), rank(second), rank(third))
 
 
 def all_hands():

@@ -30,7 +30,7 @@ import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-BOTS = ["random_bot.py", "strength_bot.py"]
+BOTS = ["random_bot.py", "strength_bot.py", "minimal_bot.py"]
 GAMES = ["classic", "closest-555", "lallan-kallan"]
 
 RANKS = "23456789TJQKA"
@@ -728,6 +728,17 @@ class SampleBotTests(unittest.TestCase):
                 bot.send(template)
                 answer = json.loads(bot.read_line())
                 self.assertIsNone(legality_problem(template, answer))
+
+    def test_the_minimal_bot_in_protocol_md_is_minimal_bot_py(self):
+        spec = os.path.join(HERE, "..", "..", "protocol", "PROTOCOL.md")
+        if not os.path.exists(spec):
+            self.skipTest("protocol/PROTOCOL.md not found")
+        with open(spec, encoding="utf-8") as handle:
+            text = handle.read()
+        section = text.split("## A complete bot in Python", 1)[1]
+        block = section.split("```python\n", 1)[1].split("```", 1)[0]
+        with open(os.path.join(HERE, "minimal_bot.py"), encoding="utf-8") as handle:
+            self.assertEqual(block, handle.read())
 
     def test_exits_when_stdin_closes(self):
         for script_name in BOTS:

@@ -1,18 +1,25 @@
 //! The bubblewrap command line for [`SandboxLevel::Bwrap`](super::SandboxLevel::Bwrap).
 //!
-//! Process-group note: `--new-session` makes bwrap call `setsid()` for the sandboxed program,
-//! which moves it out of the arena-created process group, so `kill(-pgid)` reaches only the
-//! outer `bwrap` process. That is still enough, because `--unshare-all` includes
-//! `--unshare-pid` and we pass `--die-with-parent`: when the outer bwrap dies, the namespace's
-//! init gets SIGKILL (parent-death signal) and the kernel kills every process in the PID
-//! namespace, setsid'd or not. In exchange `--new-session` detaches the bot from the arena's
-//! controlling terminal, which stops `TIOCSTI` keystroke injection into the user's shell
-//! (CVE-2017-5226; bwrap's manual recommends it unless seccomp filters that ioctl).
+//! Why no `--new-session`: bwrap's manual recommends it (or a seccomp filter) so that the
+//! sandbox can't inject keystrokes into the controlling terminal with `TIOCSTI`
+//! (CVE-2017-5226). We get that protection differently: the arena's `pre_exec` hook already
+//! calls `setsid()` before exec'ing `bwrap`, so nothing in the sandbox has a controlling
+//! terminal. `--new-session` would instead call `setsid()` *inside*, moving the sandboxed
+//! processes into another session and process group: `kill(-pgid)` would then reach only the
+//! outer `bwrap`, cleanup would rest on the PID namespace teardown alone (`--die-with-parent`
+//! kills the namespace's init when the outer bwrap dies, and the kernel kills the rest), and
+//! with the arena as a subreaper the namespace's init would come back to the arena outside the
+//! bot's group and never be reaped. Without it, everything in the sandbox stays in the bot's
+//! group and is killed and reaped like any other bot process.
+//!
+//! `--unshare-all` includes `--unshare-net` (only a down `lo`) and `--unshare-pid`.
 
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
-use std::process::Stdio;
+use std::path::Path;
 use std::time::Duration;
+
+use super::process::BotProcess;
+use super::spec::{BotSpec, SandboxLevel};
 
 /// Arguments after `bwrap` that run `program args..` in `workdir`.
 ///
@@ -24,7 +31,6 @@ pub fn bwrap_args(workdir: &Path, program: &Path, args: &[String]) -> Vec<OsStri
     let mut out: Vec<OsString> = [
         "--unshare-all",
         "--die-with-parent",
-        "--new-session",
         "--ro-bind",
         "/",
         "/",
@@ -48,32 +54,31 @@ pub fn bwrap_args(workdir: &Path, program: &Path, args: &[String]) -> Vec<OsStri
 }
 
 /// Checks that `bwrap` is installed and can create the namespaces we use, by running `true`
-/// under the same flags. Returns the path of `bwrap`, or why it can't be used.
-pub async fn probe_bwrap() -> Result<PathBuf, String> {
-    let path_var = std::env::var_os("PATH").unwrap_or_default();
-    let bwrap = super::command::find_in_path("bwrap", &path_var)
-        .or_else(|| super::command::find_in_path("bwrap", super::spec::DEFAULT_PATH.as_ref()))
-        .ok_or_else(|| "`bwrap` not found on PATH (install bubblewrap)".to_string())?;
-    let dir = std::env::temp_dir();
-    let truth = super::command::find_in_path("true", super::spec::DEFAULT_PATH.as_ref())
-        .unwrap_or_else(|| PathBuf::from("/bin/true"));
-    let mut cmd = tokio::process::Command::new(&bwrap);
-    cmd.args(bwrap_args(&dir, &truth, &[]))
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
-    let run = cmd.output();
-    match tokio::time::timeout(Duration::from_secs(10), run).await {
-        Err(_) => Err(format!("`{}` did not finish within 10 s", bwrap.display())),
-        Ok(Err(e)) => Err(format!("cannot run `{}`: {e}", bwrap.display())),
-        Ok(Ok(out)) if out.status.success() => Ok(bwrap),
-        Ok(Ok(out)) => Err(format!(
-            "`{}` failed ({}): {}",
-            bwrap.display(),
-            out.status,
-            String::from_utf8_lossy(&out.stderr).trim()
-        )),
+/// exactly as a bot at [`SandboxLevel::Bwrap`] would run. `Err` says why it can't be used.
+///
+/// [`SandboxLevel::Bwrap`]: super::SandboxLevel::Bwrap
+pub async fn probe_bwrap() -> Result<(), String> {
+    let dir =
+        tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+    let mut spec = BotSpec::new(
+        "bwrap-probe",
+        vec!["true".to_string()],
+        dir.path().join("work"),
+        dir.path().join("stderr.log"),
+    );
+    spec.sandbox = SandboxLevel::Bwrap;
+    let bot = BotProcess::spawn(&spec).map_err(|e| e.to_string())?;
+    let exit = bot.shutdown(Duration::from_secs(10)).await;
+    if exit.code == Some(0) {
+        Ok(())
+    } else {
+        let status = exit
+            .status
+            .map_or("no status".to_string(), |s| s.to_string());
+        Err(format!(
+            "bwrap failed ({status}): {}",
+            exit.stderr.tail.trim()
+        ))
     }
 }
 
@@ -94,7 +99,6 @@ mod tests {
             [
                 "--unshare-all",
                 "--die-with-parent",
-                "--new-session",
                 "--ro-bind",
                 "/",
                 "/",

@@ -80,7 +80,14 @@ pub(crate) fn prepare(spec: &BotSpec) -> Result<Prepared, SpawnError> {
             cmd
         }
     };
-    if spec.sandbox != SandboxLevel::None {
+    // Own process group, pgid == pid: the arena can signal the bot and all it forks at once,
+    // and the terminal's Ctrl-C doesn't reach bots (the arena kills them itself).
+    if spec.sandbox == SandboxLevel::None {
+        // Keeps the `posix_spawn` fast path. The bot stays in the arena's session.
+        cmd.process_group(0);
+    } else {
+        // `setsid()` in a `pre_exec` hook: own session, hence own group, and no controlling
+        // terminal; then the rlimits.
         limits::install(&mut cmd, spec.limits);
     }
     cmd.env_clear()
@@ -89,9 +96,6 @@ pub(crate) fn prepare(spec: &BotSpec) -> Result<Prepared, SpawnError> {
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        // Own group, pgid == pid: the arena can signal the bot and all it forks at once, and
-        // the terminal's Ctrl-C doesn't reach bots (the arena kills them itself).
-        .process_group(0)
         // Backstop only: kills the direct child, not its descendants (see the group guard).
         .kill_on_drop(true);
     Ok(Prepared {

@@ -1,23 +1,31 @@
-//! Applying [`Limits`] in the child between `fork` and `exec`.
+//! The `pre_exec` hook of the `limits` and `bwrap` levels: a new session, then [`Limits`].
 
 use std::io;
 
-use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
+use rustix::process::{Resource, Rlimit, getrlimit, setrlimit, setsid};
 use tokio::process::Command;
 
 use super::spec::Limits;
 
-/// Registers a `pre_exec` hook that applies `limits` (and disables core dumps) in the child.
+/// Registers a `pre_exec` hook that makes the child a session leader and applies `limits`
+/// (and disables core dumps).
 ///
-/// This switches std from `posix_spawn` to `fork`+`exec`. The hook runs after `setpgid`, so the
-/// limits and the process group compose.
+/// `setsid()` also gives the child its own process group with pgid == pid, exactly like
+/// `process_group(0)` (which must then *not* be set: std runs `setpgid` before the hook and
+/// `setsid` fails for a group leader). On top of that the bot has no controlling terminal, so
+/// it can't open `/dev/tty` or inject keystrokes into the user's shell with `TIOCSTI`.
+///
+/// Registering a hook switches std from `posix_spawn` to `fork`+`exec`.
 pub(crate) fn install(cmd: &mut Command, limits: Limits) {
     // SAFETY: the closure captures only `limits`, a `Copy` struct of integers, and makes plain
-    // getrlimit/setrlimit syscalls. It doesn't allocate, take locks or touch any state shared
-    // with other threads of the parent, so it is sound to run between fork and exec.
+    // setsid/getrlimit/setrlimit syscalls. It doesn't allocate, take locks or touch any state
+    // shared with other threads of the parent, so it is sound to run between fork and exec.
     // Converting an `Errno` into `io::Error` doesn't allocate either.
     unsafe {
-        cmd.pre_exec(move || apply(limits));
+        cmd.pre_exec(move || {
+            setsid()?;
+            apply(limits)
+        });
     }
 }
 

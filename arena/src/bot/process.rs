@@ -38,7 +38,9 @@ pub struct ExitSummary {
     pub status: Option<ExitStatus>,
     /// Exit code, if it exited normally.
     pub code: Option<i32>,
-    /// Terminating signal, if killed (9 when the arena killed it).
+    /// Terminating signal, if killed (9 when the arena killed it). Under bwrap the leader is
+    /// `bwrap`, which reports a bot killed by a signal inside the sandbox as exit code
+    /// 128 + signal (SIGSEGV: 139), so only the arena's own kill shows up here.
     pub signal: Option<i32>,
     /// The arena killed the bot: it was still running when the grace period ended, or
     /// [`BotProcess::kill_now`] was called earlier.

@@ -90,9 +90,11 @@ pub struct Limits {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SandboxLevel {
-    /// Own process group, cleared environment, nothing else (keeps the `posix_spawn` path).
+    /// Own process group (in the arena's session), cleared environment, nothing else. Keeps
+    /// the `posix_spawn` path.
     None,
-    /// As `None`, plus the rlimits in [`Limits`] and no core dumps.
+    /// Own session (hence own process group, and no controlling terminal), the rlimits in
+    /// [`Limits`] and no core dumps.
     #[default]
     Limits,
     /// As `Limits`, inside bubblewrap: no network, read-only `/`, private `/tmp`, private

@@ -166,18 +166,19 @@ struct LogFile {
 
 impl LogFile {
     async fn write(&mut self, bytes: &[u8]) {
-        if self.error.is_none() && !bytes.is_empty() {
-            if let Err(e) = self.file.write_all(bytes).await {
-                self.error = Some(e.to_string());
-            }
+        if self.error.is_none()
+            && !bytes.is_empty()
+            && let Err(e) = self.file.write_all(bytes).await
+        {
+            self.error = Some(e.to_string());
         }
     }
 
     async fn flush(&mut self) {
-        if self.error.is_none() {
-            if let Err(e) = self.file.flush().await {
-                self.error = Some(e.to_string());
-            }
+        if self.error.is_none()
+            && let Err(e) = self.file.flush().await
+        {
+            self.error = Some(e.to_string());
         }
     }
 }

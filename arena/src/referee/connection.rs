@@ -8,6 +8,9 @@ use tokio::time::Instant;
 
 use crate::bot::{BotProcess, BotSpec, ExitSummary, ReadError, SpawnError, WriteError};
 
+/// How often a pending answer's wait checks whether the bot's process has exited.
+const EXIT_POLL: Duration = Duration::from_millis(50);
+
 /// Longest part of a bad line kept in a fault record.
 const LINE_EXCERPT_BYTES: usize = 200;
 
@@ -151,8 +154,21 @@ impl Connection {
         let deadline = sent + self.decision + self.bank;
         let mut stale_lines = 0;
         loop {
-            let line = match self.process.recv_line(deadline).await {
+            // Wait in short slices so that a bot whose process has exited is seen as crashed
+            // at once, even when a child it forked keeps its stdout open.
+            let slice = deadline.min(Instant::now() + EXIT_POLL);
+            let line = match self.process.recv_line(slice).await {
                 Ok(line) => line,
+                Err(ReadError::Timeout) if slice < deadline => {
+                    if let Some(status) = self.process.try_wait() {
+                        return Err(SeatFault::new(
+                            FaultKind::Crashed,
+                            format!("the bot exited ({status})"),
+                            true,
+                        ));
+                    }
+                    continue;
+                }
                 Err(ReadError::Timeout) => {
                     self.bank = Duration::ZERO;
                     return Err(SeatFault::new(

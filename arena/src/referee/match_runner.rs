@@ -301,6 +301,8 @@ impl<'a> Referee<'a> {
             legal: view.legal,
             pot: view.pot,
             stake: view.stake,
+            dealer: view.dealer,
+            sideshow_from: hand.sideshow_asker(),
             cards: view.cards,
             players: view.players,
             known: view.known,

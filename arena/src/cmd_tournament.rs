@@ -1,0 +1,195 @@
+//! `arena tournament`, `arena standings` and `arena merge`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use tokio_util::sync::CancellationToken;
+
+use crate::exit::{Exit, ExitKind};
+use crate::output::print;
+use crate::standings;
+use crate::tournament::output::{read_plan, read_results, write_atomically};
+use crate::tournament::{MatchRecord, RunOptions, Tournament, grading};
+
+/// `arena tournament FILE`.
+pub async fn tournament(
+    file: &Path,
+    jobs: Option<usize>,
+    out: Option<PathBuf>,
+    shard: Option<(u64, u64)>,
+    quiet: bool,
+) -> anyhow::Result<()> {
+    let t = Tournament::load(file).map_err(|e| Exit::new(ExitKind::BadInput, e.to_string()))?;
+    let jobs = jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let out = out.unwrap_or_else(|| t.output.clone());
+    let options = RunOptions {
+        jobs,
+        out: out.clone(),
+        shard,
+        progress: !quiet,
+    };
+    let cancel = CancellationToken::new();
+    crate::signals::cancel_on_signal(cancel.clone());
+    let format = t.format;
+    let candidates = t.candidates.clone();
+    let marks = t.pass_marks.clone();
+    let summary = crate::tournament::run(t, &options, &cancel)
+        .await
+        .map_err(|e| match e.downcast::<Exit>() {
+            Ok(exit) => anyhow::Error::new(exit),
+            Err(e) => e,
+        })?;
+    let text = write_standings(&out, &summary.records)?;
+    let mut report = String::new();
+    report.push_str(&text);
+    if let Some((decision, llr, (lower, upper))) = summary.sprt {
+        report.push_str(&format!(
+            "\nSPRT: {decision:?} (LLR {llr:.3}, bounds [{lower:.3}, {upper:.3}], {} matches)\n",
+            summary.records.len()
+        ));
+    }
+    if format == crate::tournament::Format::Gauntlet && !marks.is_empty() {
+        let grades = grading::grade(&summary.records, &candidates, &marks);
+        write_atomically(&out.join("grades.json"), &serde_json::to_string_pretty(&grades)?)?;
+        report.push_str("\nGrades (chips per hand against each field bot, and the pass mark):\n");
+        for g in &grades {
+            report.push_str(&format!(
+                "  {:<20} vs {:<20} {:>+8.3} (mark {:+.3}, {} hands)  {}\n",
+                g.candidate,
+                g.opponent,
+                g.chips_per_hand,
+                g.mark,
+                g.hands,
+                if g.pass { "PASS" } else { "FAIL" }
+            ));
+        }
+    }
+    report.push_str(&format!(
+        "\n{} matches played now, {} from before; results in {}\n",
+        summary.played,
+        summary.already_done,
+        out.display()
+    ));
+    print(&report)?;
+    if summary.interrupted {
+        return Err(Exit::new(
+            ExitKind::Interrupted,
+            "interrupted: finished matches are saved; run the same command again to resume".into(),
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// Computes the standings of `records` and writes them as JSON, CSV and text; returns the text.
+pub fn write_standings(out: &Path, records: &[MatchRecord]) -> anyhow::Result<String> {
+    let standings = standings::compute(records);
+    let text = standings::render_table(&standings);
+    write_atomically(
+        &out.join("standings.json"),
+        &serde_json::to_string_pretty(&standings)?,
+    )?;
+    write_atomically(&out.join("standings.csv"), &standings::to_csv(&standings))?;
+    write_atomically(&out.join("standings.txt"), &text)?;
+    Ok(text)
+}
+
+/// `arena standings DIR`: prints the standings of an output directory again.
+pub fn show_standings(dir: &Path) -> anyhow::Result<()> {
+    let records: Vec<MatchRecord> = read_results(&dir.join("results.jsonl"))?
+        .into_values()
+        .collect();
+    if records.is_empty() {
+        bail!("{} has no finished matches", dir.display());
+    }
+    print(&standings::render_table(&standings::compute(&records)))?;
+    Ok(())
+}
+
+/// `arena merge DIR... --out DIR`: combines shard outputs into one directory with the
+/// standings one machine would give.
+pub fn merge(dirs: &[PathBuf], out: &Path) -> anyhow::Result<()> {
+    let mut tournament: Option<(Tournament, String)> = None;
+    let mut all: BTreeMap<u64, MatchRecord> = BTreeMap::new();
+    for dir in dirs {
+        let (t, fingerprint, _shard) = read_plan(dir)?;
+        match &tournament {
+            None => tournament = Some((t, fingerprint)),
+            Some((_, f)) if *f != fingerprint => bail!(
+                "{} holds a different tournament than {}; refusing to merge",
+                dir.display(),
+                dirs[0].display()
+            ),
+            Some(_) => {}
+        }
+        for (index, record) in read_results(&dir.join("results.jsonl"))? {
+            if let Some(existing) = all.get(&index)
+                && existing != &record
+            {
+                bail!(
+                    "match {index} has different results in two directories (one is {})",
+                    dir.display()
+                );
+            }
+            if let Some(replay) = &record.replay {
+                let from = dir.join(replay);
+                let to = out.join(replay);
+                if from.exists() && from != to {
+                    std::fs::create_dir_all(to.parent().expect("replays/ dir"))?;
+                    std::fs::copy(&from, &to)
+                        .with_context(|| format!("cannot copy {}", from.display()))?;
+                }
+            }
+            all.insert(index, record);
+        }
+    }
+    let Some((t, _)) = tournament else {
+        bail!("nothing to merge");
+    };
+    let (mut merged, _) = crate::tournament::output::OutputDir::open(out, &t, None)?;
+    let already: BTreeMap<u64, MatchRecord> = read_results(&out.join("results.jsonl"))?;
+    for record in all.values() {
+        if !already.contains_key(&record.index) {
+            merged.append(record)?;
+        }
+    }
+    let records: Vec<MatchRecord> = read_results(&out.join("results.jsonl"))?
+        .into_values()
+        .collect();
+    let expected = if t.format == crate::tournament::Format::Sprt {
+        records.len()
+    } else {
+        crate::tournament::schedule::schedule(&t).len()
+    };
+    let text = write_standings(out, &records)?;
+    let missing = expected.saturating_sub(records.len());
+    print(&format!(
+        "{text}\nmerged {} matches into {}{}\n",
+        records.len(),
+        out.display(),
+        if missing > 0 {
+            format!(" ({missing} of the schedule still missing: run the missing shards)")
+        } else {
+            String::new()
+        }
+    ))?;
+    Ok(())
+}
+
+/// Parses `I/N` (1 <= I <= N).
+pub fn parse_shard(text: &str) -> Result<(u64, u64), String> {
+    let (i, n) = text
+        .split_once('/')
+        .ok_or_else(|| format!("expected I/N like 2/8, got {text:?}"))?;
+    let i: u64 = i.trim().parse().map_err(|_| format!("bad shard index in {text:?}"))?;
+    let n: u64 = n.trim().parse().map_err(|_| format!("bad shard count in {text:?}"))?;
+    if n == 0 || i == 0 || i > n {
+        return Err(format!("shard {text:?}: need 1 <= I <= N"));
+    }
+    Ok((i, n))
+}

@@ -1,0 +1,52 @@
+//! Errors that carry their exit code (the table is in the README).
+
+use std::fmt;
+
+/// The kinds of failure that have their own exit code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExitKind {
+    /// 1: the arena could not do its job (a bot program missing, a replay that does not
+    /// re-simulate, an IO error).
+    Failure,
+    /// 2: a bad command line or a bad tournament file.
+    BadInput,
+    /// 3: `arena compare` read bad lines (each got an error line).
+    BadLines,
+    /// 4: `arena check-bot` found a failing check.
+    ChecksFailed,
+    /// 130: stopped by SIGINT or SIGTERM; what was finished is saved.
+    Interrupted,
+}
+
+impl ExitKind {
+    pub fn code(self) -> u8 {
+        match self {
+            ExitKind::Failure => 1,
+            ExitKind::BadInput => 2,
+            ExitKind::BadLines => 3,
+            ExitKind::ChecksFailed => 4,
+            ExitKind::Interrupted => 130,
+        }
+    }
+}
+
+/// An error with an exit code.
+#[derive(Debug)]
+pub struct Exit {
+    pub kind: ExitKind,
+    pub message: String,
+}
+
+impl Exit {
+    pub fn new(kind: ExitKind, message: String) -> Exit {
+        Exit { kind, message }
+    }
+}
+
+impl fmt::Display for Exit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Exit {}

@@ -1,0 +1,14 @@
+//! Standings of a tournament: chips per hand with confidence intervals over duplicate blocks,
+//! won/lost/drawn matches, Bradley–Terry ratings with bootstrap errors, faults, a crosstable with
+//! significance marks, text and CSV output, and an SPRT for head-to-head benchmarking.
+
+mod compute;
+pub mod rating;
+mod render;
+pub mod sprt;
+pub mod stats;
+
+pub use compute::{BotStanding, CrossEntry, Standings, compute};
+pub use render::{render_table, to_csv};
+pub use sprt::{Sprt, SprtDecision, SprtError};
+pub use stats::Interval;

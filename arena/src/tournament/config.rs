@@ -1,0 +1,522 @@
+//! Tournament files (TOML): parsing and validation with errors that name the file, the line
+//! and the field.
+//!
+//! Paths in a tournament file (bot commands, bot working directories) are relative to the
+//! directory of the file, so a file works from any current directory. The output directory is
+//! relative to the current directory (where a user expects results), and `--out` overrides it.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use protocol::{SequenceOrder, Settings, TimeLimits, Variant};
+use serde::{Deserialize, Serialize};
+use toml::Spanned;
+
+use crate::bot::{Limits, SandboxLevel};
+
+/// A mistake in a tournament file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError {
+    pub file: PathBuf,
+    pub line: Option<usize>,
+    pub field: Option<String>,
+    pub message: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file.display())?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+        }
+        if let Some(field) = &self.field {
+            write!(f, ": field `{field}`")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// The format of a tournament.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// Every group of `seats` bots plays (every pair for two seats).
+    RoundRobin,
+    /// Each candidate plays every group of the field.
+    Gauntlet,
+    /// Two bots, head to head, until a sequential test decides which is better.
+    Sprt,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    name: Option<String>,
+    game: Spanned<String>,
+    format: Option<Spanned<String>>,
+    seats: Option<Spanned<usize>>,
+    hands: Option<Spanned<u64>>,
+    seed: Option<u64>,
+    rounds: Option<Spanned<u64>>,
+    duplicate: Option<bool>,
+    output: Option<String>,
+    sandbox: Option<Spanned<String>>,
+    max_restarts: Option<u32>,
+    candidates: Option<Spanned<Vec<String>>>,
+    #[serde(default)]
+    table: RawTable,
+    #[serde(default)]
+    time: RawTime,
+    #[serde(default)]
+    limits: RawLimits,
+    sprt: Option<RawSprt>,
+    #[serde(default)]
+    grading: Option<Spanned<RawGrading>>,
+    #[serde(default, rename = "bot")]
+    bots: Vec<Spanned<RawBot>>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTable {
+    boot: Option<u64>,
+    max_stake: Option<u64>,
+    pot_limit: Option<u64>,
+    sideshow: Option<bool>,
+    sequence_order: Option<Spanned<String>>,
+    blind_limit: Option<u32>,
+    swap_cost: Option<u64>,
+    max_turns: Option<u32>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTime {
+    startup_ms: Option<u64>,
+    decision_ms: Option<u64>,
+    bank_ms: Option<u64>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLimits {
+    memory_mb: Option<u64>,
+    cpu_seconds: Option<u64>,
+    file_size_mb: Option<u64>,
+    open_files: Option<u64>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSprt {
+    /// H0: the candidate's edge is at most this (chips per hand).
+    m0: f64,
+    /// H1: the candidate's edge is at least this (chips per hand).
+    m1: f64,
+    alpha: Option<f64>,
+    beta: Option<f64>,
+    max_blocks: Option<u64>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawGrading {
+    /// Pass marks: a candidate passes when its chips per hand against this field bot is at
+    /// least the mark (e.g. `{ random = 0.0, passive = 0.0 }`).
+    pass: BTreeMap<String, f64>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBot {
+    name: Spanned<String>,
+    command: Spanned<String>,
+    workdir: Option<Spanned<String>>,
+    #[serde(default)]
+    env: BTreeMap<String, String>,
+}
+
+/// A bot of a tournament.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotEntry {
+    pub name: String,
+    /// Line of the `[[bot]]` entry in the file (for error messages; not part of the identity).
+    #[serde(skip)]
+    pub line: usize,
+    /// The command as written in the file.
+    pub command: String,
+    /// The command split, with paths made absolute.
+    pub argv: Vec<String>,
+    /// Where the bot runs; `None`: a fresh private directory per match.
+    pub workdir: Option<PathBuf>,
+    pub env: BTreeMap<String, String>,
+}
+
+/// The sequential test's parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SprtConfig {
+    pub m0: f64,
+    pub m1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+    pub max_blocks: u64,
+}
+
+/// A checked tournament.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Tournament {
+    /// The file it was read from (not part of the identity).
+    #[serde(skip)]
+    pub file: PathBuf,
+    pub name: String,
+    pub format: Format,
+    pub settings: Settings,
+    pub seats: usize,
+    pub hands: u64,
+    pub seed: u64,
+    pub rounds: u64,
+    pub duplicate: bool,
+    pub output: PathBuf,
+    pub sandbox: SandboxLevel,
+    pub limits: Limits,
+    pub time: TimeLimits,
+    pub max_restarts: u32,
+    pub bots: Vec<BotEntry>,
+    /// Gauntlet: the bots under test (the others are the field).
+    pub candidates: Vec<String>,
+    pub sprt: Option<SprtConfig>,
+    /// Gauntlet: pass marks per field bot (chips per hand).
+    pub pass_marks: BTreeMap<String, f64>,
+}
+
+impl Tournament {
+    /// Reads and checks a tournament file.
+    pub fn load(path: &Path) -> Result<Tournament, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+            file: path.to_path_buf(),
+            line: None,
+            field: None,
+            message: format!("cannot read the file: {e}"),
+        })?;
+        let base = path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."));
+        let base = if base.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            base
+        };
+        Tournament::parse(&text, path, &base)
+    }
+
+    /// Parses the text of a tournament file. `base` resolves relative bot paths.
+    pub fn parse(text: &str, file: &Path, base: &Path) -> Result<Tournament, ConfigError> {
+        let err = |span: Option<Range<usize>>, field: Option<&str>, message: String| ConfigError {
+            file: file.to_path_buf(),
+            line: span.map(|s| line_of(text, s.start)),
+            field: field.map(str::to_string),
+            message,
+        };
+        let raw: RawFile = toml::from_str(text).map_err(|e| {
+            err(e.span(), None, e.message().trim().to_string())
+        })?;
+        let base = std::fs::canonicalize(base).unwrap_or_else(|_| base.to_path_buf());
+
+        let variant: Variant = raw
+            .game
+            .get_ref()
+            .parse()
+            .map_err(|m| err(Some(raw.game.span()), Some("game"), m))?;
+        let format = match &raw.format {
+            None => Format::RoundRobin,
+            Some(f) => match f.get_ref().as_str() {
+                "round-robin" => Format::RoundRobin,
+                "gauntlet" => Format::Gauntlet,
+                "sprt" => Format::Sprt,
+                other => {
+                    return Err(err(
+                        Some(f.span()),
+                        Some("format"),
+                        format!("unknown format {other:?}; expected round-robin, gauntlet or sprt"),
+                    ));
+                }
+            },
+        };
+        let mut settings = Settings::new(variant);
+        let t = &raw.table;
+        settings.boot = t.boot.unwrap_or(settings.boot);
+        settings.max_stake = t.max_stake.unwrap_or(settings.max_stake);
+        settings.pot_limit = t.pot_limit.unwrap_or(settings.pot_limit);
+        settings.sideshow = t.sideshow.unwrap_or(settings.sideshow);
+        settings.blind_limit = t.blind_limit.unwrap_or(settings.blind_limit);
+        settings.swap_cost = t.swap_cost.unwrap_or(settings.swap_cost);
+        settings.max_turns = t.max_turns.unwrap_or(settings.max_turns);
+        if let Some(order) = &t.sequence_order {
+            settings.sequence_order = order
+                .get_ref()
+                .parse::<SequenceOrder>()
+                .map_err(|m| err(Some(order.span()), Some("table.sequence_order"), m))?;
+        }
+        let seats = raw.seats.as_ref().map(|s| *s.get_ref()).unwrap_or(2);
+        let seats_span = raw.seats.as_ref().map(|s| s.span());
+        settings.validate(seats).map_err(|e| {
+            let field = match &e {
+                rules::SettingsError::Field(name, _) => format!("table.{name}"),
+                rules::SettingsError::Seats { .. } => "seats".to_string(),
+            };
+            err(seats_span.clone(), Some(&field), e.to_string())
+        })?;
+        let hands = raw.hands.as_ref().map(|h| *h.get_ref()).unwrap_or(100);
+        if hands == 0 {
+            return Err(err(
+                raw.hands.as_ref().map(|h| h.span()),
+                Some("hands"),
+                "must be at least 1".into(),
+            ));
+        }
+        let rounds = raw.rounds.as_ref().map(|r| *r.get_ref()).unwrap_or(1);
+        if rounds == 0 {
+            return Err(err(
+                raw.rounds.as_ref().map(|r| r.span()),
+                Some("rounds"),
+                "must be at least 1".into(),
+            ));
+        }
+        let sandbox = match &raw.sandbox {
+            None => SandboxLevel::Limits,
+            Some(s) => match s.get_ref().as_str() {
+                "none" => SandboxLevel::None,
+                "limits" => SandboxLevel::Limits,
+                "bwrap" => SandboxLevel::Bwrap,
+                other => {
+                    return Err(err(
+                        Some(s.span()),
+                        Some("sandbox"),
+                        format!("unknown sandbox {other:?}; expected none, limits or bwrap"),
+                    ));
+                }
+            },
+        };
+        let defaults = crate::referee::MatchConfig::DEFAULT_TIME;
+        let time = TimeLimits {
+            startup_ms: raw.time.startup_ms.unwrap_or(defaults.startup_ms),
+            decision_ms: raw.time.decision_ms.unwrap_or(defaults.decision_ms),
+            bank_ms: raw.time.bank_ms.unwrap_or(defaults.bank_ms),
+        };
+        let limits = Limits {
+            cpu_seconds: Some(raw.limits.cpu_seconds.unwrap_or(600)),
+            memory_bytes: Some(raw.limits.memory_mb.unwrap_or(2048) << 20),
+            file_size_bytes: Some(raw.limits.file_size_mb.unwrap_or(64) << 20),
+            open_files: Some(raw.limits.open_files.unwrap_or(256)),
+        };
+
+        let mut bots: Vec<BotEntry> = Vec::new();
+        for bot in &raw.bots {
+            let b = bot.get_ref();
+            let name = b.name.get_ref().trim().to_string();
+            if name.is_empty() || name.len() > 64 || name.chars().any(char::is_control) {
+                return Err(err(
+                    Some(b.name.span()),
+                    Some("bot.name"),
+                    "a name of 1 to 64 printable characters".into(),
+                ));
+            }
+            if bots.iter().any(|other| other.name == name) {
+                return Err(err(
+                    Some(b.name.span()),
+                    Some("bot.name"),
+                    format!("two bots are named {name:?}"),
+                ));
+            }
+            let argv = crate::bot_command::split(b.command.get_ref())
+                .map_err(|m| err(Some(b.command.span()), Some("bot.command"), m))?;
+            let workdir = match &b.workdir {
+                Some(dir) => {
+                    let path = base.join(dir.get_ref());
+                    if !path.is_dir() {
+                        return Err(err(
+                            Some(dir.span()),
+                            Some("bot.workdir"),
+                            format!("{} is not a directory", path.display()),
+                        ));
+                    }
+                    Some(path)
+                }
+                None => None,
+            };
+            let resolve_from = workdir.clone().unwrap_or_else(|| base.clone());
+            let argv = crate::bot_command::absolutize(&argv, &resolve_from);
+            if let Some(problem) = missing_program(&argv[0], &resolve_from) {
+                return Err(err(Some(b.command.span()), Some("bot.command"), problem));
+            }
+            bots.push(BotEntry {
+                line: line_of(text, bot.span().start),
+                name,
+                command: b.command.get_ref().clone(),
+                argv,
+                workdir,
+                env: b.env.clone(),
+            });
+        }
+        let bots_span = raw.bots.first().map(|b| b.span());
+        let candidates: Vec<String> = raw
+            .candidates
+            .as_ref()
+            .map(|c| c.get_ref().clone())
+            .unwrap_or_default();
+        let candidates_span = raw.candidates.as_ref().map(|c| c.span());
+        for c in &candidates {
+            if !bots.iter().any(|b| &b.name == c) {
+                return Err(err(
+                    candidates_span.clone(),
+                    Some("candidates"),
+                    format!("{c:?} is not the name of a [[bot]]"),
+                ));
+            }
+        }
+        match format {
+            Format::RoundRobin => {
+                if bots.len() < seats {
+                    return Err(err(
+                        bots_span,
+                        Some("bot"),
+                        format!("a {seats}-seat round-robin needs at least {seats} bots, the file has {}", bots.len()),
+                    ));
+                }
+            }
+            Format::Gauntlet => {
+                if candidates.is_empty() {
+                    return Err(err(
+                        None,
+                        Some("candidates"),
+                        "a gauntlet names its candidates, e.g. candidates = [\"mybot\"]".into(),
+                    ));
+                }
+                let field = bots.len() - candidates.len();
+                if field < seats - 1 {
+                    return Err(err(
+                        candidates_span,
+                        Some("candidates"),
+                        format!("a {seats}-seat gauntlet needs at least {} field bots besides the candidates, the file has {field}", seats - 1),
+                    ));
+                }
+            }
+            Format::Sprt => {
+                if bots.len() != 2 || seats != 2 {
+                    return Err(err(
+                        bots_span,
+                        Some("bot"),
+                        "an sprt tournament has exactly two bots at a two-seat table (the first is the candidate, the second the baseline)".into(),
+                    ));
+                }
+            }
+        }
+        let sprt = match (&raw.sprt, format) {
+            (Some(s), _) => {
+                let alpha = s.alpha.unwrap_or(0.05);
+                let beta = s.beta.unwrap_or(0.05);
+                if !(s.m1 > s.m0) || !(0.0 < alpha && alpha < 0.5) || !(0.0 < beta && beta < 0.5) {
+                    return Err(err(
+                        None,
+                        Some("sprt"),
+                        "needs m1 > m0 and 0 < alpha, beta < 0.5".into(),
+                    ));
+                }
+                Some(SprtConfig {
+                    m0: s.m0,
+                    m1: s.m1,
+                    alpha,
+                    beta,
+                    max_blocks: s.max_blocks.unwrap_or(10_000).max(1),
+                })
+            }
+            (None, Format::Sprt) => {
+                return Err(err(
+                    None,
+                    Some("sprt"),
+                    "an sprt tournament needs a [sprt] table with m0 and m1 (chips per hand)".into(),
+                ));
+            }
+            (None, _) => None,
+        };
+        let mut pass_marks = BTreeMap::new();
+        if let Some(grading) = &raw.grading {
+            for name in grading.get_ref().pass.keys() {
+                if !bots.iter().any(|b| &b.name == name) || candidates.contains(name) {
+                    return Err(err(
+                        Some(grading.span()),
+                        Some("grading.pass"),
+                        format!("{name:?} is not a field bot of this gauntlet"),
+                    ));
+                }
+            }
+            pass_marks = grading.get_ref().pass.clone();
+        }
+        let name = raw.name.clone().unwrap_or_else(|| {
+            file.file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "tournament".into())
+        });
+        Ok(Tournament {
+            file: file.to_path_buf(),
+            output: PathBuf::from(raw.output.clone().unwrap_or_else(|| format!("out/{name}"))),
+            name,
+            format,
+            settings,
+            seats,
+            hands,
+            seed: raw.seed.unwrap_or(1),
+            rounds,
+            duplicate: raw.duplicate.unwrap_or(true),
+            sandbox,
+            limits,
+            time,
+            max_restarts: raw.max_restarts.unwrap_or(2),
+            bots,
+            candidates,
+            sprt,
+            pass_marks,
+        })
+    }
+
+    /// A fingerprint of everything that decides the matches' results (not the output place):
+    /// resuming refuses a changed tournament.
+    pub fn fingerprint(&self) -> String {
+        let mut copy = self.clone();
+        copy.output = PathBuf::new();
+        let text = serde_json::to_string(&copy).expect("tournaments serialize");
+        // FNV-1a, 64 bits: stable across versions and platforms, unlike std's hasher.
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for byte in text.bytes() {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+        format!("{hash:016x}")
+    }
+}
+
+fn line_of(text: &str, offset: usize) -> usize {
+    text[..offset.min(text.len())].bytes().filter(|&b| b == b'\n').count() + 1
+}
+
+/// Why the program of a command cannot be run, if it cannot.
+fn missing_program(program: &str, base: &Path) -> Option<String> {
+    let path = Path::new(program);
+    if path.components().count() > 1 || path.is_absolute() {
+        let full = if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            base.join(path)
+        };
+        return (!full.is_file()).then(|| format!("program {} does not exist", full.display()));
+    }
+    let found = std::env::var_os("PATH")
+        .map(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
+        .unwrap_or(false);
+    (!found).then(|| format!("program {program:?} is not on the PATH"))
+}

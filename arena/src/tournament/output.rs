@@ -1,0 +1,169 @@
+//! The output directory of a tournament:
+//!
+//! ```text
+//! plan.json        the checked tournament and its fingerprint (resuming refuses a change)
+//! results.jsonl    one line per finished match, appended and flushed at once
+//! replays/         match-<index>.jsonl, one replay per match
+//! logs/            each bot's capped stderr, per match
+//! standings.json   written with tempfile + rename (never half-written)
+//! standings.csv, standings.txt
+//! ```
+
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use serde::{Deserialize, Serialize};
+
+use super::config::Tournament;
+use super::results::MatchRecord;
+
+#[derive(Serialize, Deserialize)]
+struct Plan {
+    fingerprint: String,
+    /// `--shard I/N` of the run that wrote this directory, if any.
+    #[serde(default)]
+    shard: Option<(u64, u64)>,
+    tournament: Tournament,
+}
+
+/// An opened output directory.
+pub struct OutputDir {
+    pub root: PathBuf,
+    results: File,
+}
+
+impl OutputDir {
+    /// Opens (or starts) the output directory of `t`. An existing directory must belong to the
+    /// same tournament; its finished matches are returned so that only the rest is played.
+    pub fn open(
+        root: &Path,
+        t: &Tournament,
+        shard: Option<(u64, u64)>,
+    ) -> anyhow::Result<(OutputDir, BTreeMap<u64, MatchRecord>)> {
+        std::fs::create_dir_all(root.join("replays"))
+            .and_then(|_| std::fs::create_dir_all(root.join("logs")))
+            .with_context(|| format!("cannot create the output directory {}", root.display()))?;
+        let plan_path = root.join("plan.json");
+        let fingerprint = t.fingerprint();
+        if plan_path.exists() {
+            let plan: Plan = serde_json::from_str(
+                &std::fs::read_to_string(&plan_path)
+                    .with_context(|| format!("cannot read {}", plan_path.display()))?,
+            )
+            .with_context(|| format!("{} is not a plan of this arena", plan_path.display()))?;
+            if plan.fingerprint != fingerprint {
+                bail!(
+                    "{} was started by a different tournament file (or a changed one); \
+                     refusing to mix results. Use another --out, or delete the directory to start over",
+                    root.display()
+                );
+            }
+            if plan.shard != shard {
+                bail!(
+                    "{} was started with shard {:?}, this run asks for {:?}",
+                    root.display(),
+                    plan.shard,
+                    shard
+                );
+            }
+        } else {
+            let plan = Plan {
+                fingerprint,
+                shard,
+                tournament: t.clone(),
+            };
+            write_atomically(&plan_path, &serde_json::to_string_pretty(&plan)?)?;
+        }
+        let results_path = root.join("results.jsonl");
+        let done = read_results(&results_path)?;
+        // Rewrite the file without a torn last line (a run killed mid-write), then append.
+        let mut text = String::new();
+        for record in done.values() {
+            text.push_str(&serde_json::to_string(record)?);
+            text.push('\n');
+        }
+        write_atomically(&results_path, &text)?;
+        let results = OpenOptions::new()
+            .append(true)
+            .open(&results_path)
+            .with_context(|| format!("cannot open {}", results_path.display()))?;
+        Ok((
+            OutputDir {
+                root: root.to_path_buf(),
+                results,
+            },
+            done,
+        ))
+    }
+
+    /// Appends one finished match and flushes it to the file at once.
+    pub fn append(&mut self, record: &MatchRecord) -> io::Result<()> {
+        let mut line = serde_json::to_string(record)?;
+        line.push('\n');
+        self.results.write_all(line.as_bytes())?;
+        self.results.flush()
+    }
+
+    pub fn replay_path(&self, index: u64) -> PathBuf {
+        self.root.join("replays").join(format!("match-{index:06}.jsonl"))
+    }
+
+    pub fn work_dir(&self, index: u64) -> PathBuf {
+        self.root.join("work").join(format!("match-{index:06}"))
+    }
+
+    pub fn log_dir(&self, index: u64) -> PathBuf {
+        self.root.join("logs").join(format!("match-{index:06}"))
+    }
+}
+
+/// The finished matches in a results file, by index. A torn last line is ignored; any other
+/// bad line is an error naming it.
+pub fn read_results(path: &Path) -> anyhow::Result<BTreeMap<u64, MatchRecord>> {
+    let mut done = BTreeMap::new();
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(done),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    let lines: Vec<&str> = text.split('\n').collect();
+    for (i, line) in lines.iter().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<MatchRecord>(line) {
+            Ok(record) => {
+                done.insert(record.index, record);
+            }
+            // The last line without its newline: the run was killed while writing it.
+            Err(_) if i + 1 == lines.len() => {}
+            Err(e) => bail!("{}:{}: not a match result: {e}", path.display(), i + 1),
+        }
+    }
+    Ok(done)
+}
+
+/// The tournament recorded in an output directory's plan.
+pub fn read_plan(root: &Path) -> anyhow::Result<(Tournament, String, Option<(u64, u64)>)> {
+    let path = root.join("plan.json");
+    let plan: Plan = serde_json::from_str(
+        &std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?,
+    )
+    .with_context(|| format!("{} is not a plan of this arena", path.display()))?;
+    Ok((plan.tournament, plan.fingerprint, plan.shard))
+}
+
+/// Writes a file so that readers see either the old or the new content, never a part.
+pub fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)
+        .with_context(|| format!("cannot write in {}", dir.display()))?;
+    tmp.write_all(text.as_bytes())?;
+    tmp.flush()?;
+    tmp.persist(path)
+        .with_context(|| format!("cannot replace {}", path.display()))?;
+    Ok(())
+}

@@ -1,0 +1,365 @@
+//! Runs a tournament: checks every bot, plays the missing matches concurrently, appends each
+//! result as it finishes, and writes the standings.
+
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use protocol::{Hello, PROTOCOL_VERSION};
+use tokio::sync::Semaphore;
+use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
+
+use super::config::{Format, Tournament};
+use super::output::OutputDir;
+use super::results::MatchRecord;
+use super::schedule::{ScheduledMatch, schedule, sprt_block};
+use crate::bot::BotSpec;
+use crate::bot_command::{self, SpecInput};
+use crate::referee::{Connection, MatchConfig, MatchError, MatchResult, SeatConfig, run_match};
+use crate::standings::{Sprt, SprtDecision};
+
+/// How to run.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    pub jobs: usize,
+    pub out: std::path::PathBuf,
+    /// `(i, n)`: play only the matches with index mod n == i - 1 (1-based i).
+    pub shard: Option<(u64, u64)>,
+    /// Show a progress bar (on a terminal) or plain progress lines.
+    pub progress: bool,
+}
+
+/// What a run did.
+#[derive(Debug, Default)]
+pub struct RunSummary {
+    pub played: u64,
+    pub already_done: u64,
+    pub interrupted: bool,
+    /// SPRT: the decision and the log-likelihood ratio with its bounds.
+    pub sprt: Option<(SprtDecision, f64, (f64, f64))>,
+    pub records: Vec<MatchRecord>,
+}
+
+/// Starts every bot once and checks its handshake, so that a broken bot is reported before
+/// the first match (with the file and line of its entry).
+pub async fn check_bots(t: &Tournament, scratch: &std::path::Path) -> anyhow::Result<()> {
+    let mut checks = JoinSet::new();
+    for (i, bot) in t.bots.iter().enumerate() {
+        let spec = spec_for(t, bot, &scratch.join(format!("check-{i}")), scratch, i);
+        let hello = Hello {
+            protocol: PROTOCOL_VERSION,
+            game: t.settings.variant,
+            settings: t.settings,
+            seat: 0,
+            seats: t.seats,
+            hands: 0,
+            first_hand: 0,
+            seed: 0,
+            players: vec![bot.name.clone()],
+            time: t.time,
+        };
+        let line = bot.line;
+        let name = bot.name.clone();
+        checks.spawn(async move {
+            let result = match Connection::start(&spec, &hello).await {
+                Ok(connection) => {
+                    connection.close(Duration::from_millis(200)).await;
+                    Ok(())
+                }
+                Err(Ok(spawn)) => Err(spawn.to_string()),
+                Err(Err(fault)) => Err(format!(
+                    "fails its handshake ({}): {}{}",
+                    fault.kind,
+                    fault.detail,
+                    fault.line.map(|l| format!("; it sent: {l}")).unwrap_or_default()
+                )),
+            };
+            (i, line, name, result)
+        });
+    }
+    let mut failures = Vec::new();
+    while let Some(joined) = checks.join_next().await {
+        let (i, line, name, result) = joined.context("a bot check panicked")?;
+        if let Err(problem) = result {
+            failures.push((i, line, name, problem));
+        }
+    }
+    failures.sort();
+    if let Some((_, line, name, problem)) = failures.first() {
+        let mut message = format!(
+            "{}:{line}: field `bot.command`: bot {name:?} {problem}",
+            t.file.display()
+        );
+        for (_, line, name, problem) in &failures[1..] {
+            message.push_str(&format!(
+                "\n{}:{line}: field `bot.command`: bot {name:?} {problem}",
+                t.file.display()
+            ));
+        }
+        bail!(message);
+    }
+    Ok(())
+}
+
+fn spec_for(
+    t: &Tournament,
+    bot: &super::config::BotEntry,
+    private_dir: &std::path::Path,
+    log_dir: &std::path::Path,
+    seat: usize,
+) -> BotSpec {
+    let mut spec = bot_command::spec(SpecInput {
+        name: &bot.name,
+        argv: bot.argv.clone(),
+        workdir: bot
+            .workdir
+            .clone()
+            .unwrap_or_else(|| private_dir.to_path_buf()),
+        log_dir,
+        seat,
+        sandbox: t.sandbox,
+        limits: t.limits,
+    });
+    spec.env = bot.env.clone();
+    spec
+}
+
+fn match_config(t: &Tournament, m: &ScheduledMatch, out: &OutputDir) -> MatchConfig {
+    let work = out.work_dir(m.index);
+    let logs = out.log_dir(m.index);
+    MatchConfig {
+        settings: t.settings,
+        hands: t.hands,
+        seed: m.seed,
+        first_hand: 0,
+        first_dealer: 0,
+        seats: m
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(seat, &b)| SeatConfig {
+                spec: spec_for(t, &t.bots[b], &work.join(format!("seat{seat}")), &logs, seat),
+            })
+            .collect(),
+        time: t.time,
+        max_restarts: t.max_restarts,
+        exit_grace: Duration::from_millis(500),
+        replay: Some(out.replay_path(m.index)),
+    }
+}
+
+fn record(m: &ScheduledMatch, result: &MatchResult, out: &OutputDir) -> MatchRecord {
+    MatchRecord {
+        index: m.index,
+        block: m.block,
+        seats: result.seats.iter().map(|s| s.name.clone()).collect(),
+        hands: result.hands,
+        net: result.seats.iter().map(|s| s.net).collect(),
+        hands_won: result.seats.iter().map(|s| s.hands_won).collect(),
+        faults: result.seats.iter().map(|s| s.faults.clone()).collect(),
+        replay: out
+            .replay_path(m.index)
+            .strip_prefix(&out.root)
+            .ok()
+            .map(|p| p.to_string_lossy().into_owned()),
+    }
+}
+
+/// Plays `matches` with at most `jobs` at once, appending each result as it finishes.
+async fn play_all(
+    t: &Arc<Tournament>,
+    matches: Vec<ScheduledMatch>,
+    out: &mut OutputDir,
+    jobs: usize,
+    progress: &Progress,
+    cancel: &CancellationToken,
+) -> anyhow::Result<(Vec<MatchRecord>, bool)> {
+    let semaphore = Arc::new(Semaphore::new(jobs.max(1)));
+    let mut running = JoinSet::new();
+    for m in matches {
+        let config = match_config(t, &m, out);
+        let semaphore = semaphore.clone();
+        let cancel = cancel.clone();
+        let work = out.work_dir(m.index);
+        running.spawn(async move {
+            let _permit = semaphore.acquire_owned().await.expect("never closed");
+            if cancel.is_cancelled() {
+                return (m, Err(MatchError::Cancelled));
+            }
+            let result = run_match(&config, &cancel).await;
+            let _ = tokio::fs::remove_dir_all(&work).await;
+            (m, result)
+        });
+    }
+    let mut finished = Vec::new();
+    let mut interrupted = false;
+    while let Some(joined) = running.join_next().await {
+        let (m, result) = joined.context("a match task panicked")?;
+        match result {
+            Ok(result) => {
+                let rec = record(&m, &result, out);
+                out.append(&rec)
+                    .with_context(|| format!("cannot append to {}", out.root.display()))?;
+                progress.finished(&rec);
+                finished.push(rec);
+            }
+            Err(MatchError::Cancelled) => interrupted = true,
+            Err(e) => {
+                cancel.cancel();
+                running.shutdown().await;
+                return Err(e).with_context(|| format!("match {} could not be played", m.index));
+            }
+        }
+    }
+    Ok((finished, interrupted))
+}
+
+/// Runs (or resumes) a tournament into `options.out`.
+pub async fn run(
+    t: Tournament,
+    options: &RunOptions,
+    cancel: &CancellationToken,
+) -> anyhow::Result<RunSummary> {
+    if options.shard.is_some() && t.format == Format::Sprt {
+        bail!("an sprt tournament is sequential and cannot be sharded; run it on one machine");
+    }
+    let (mut out, done) = OutputDir::open(&options.out, &t, options.shard)?;
+    let scratch = tempfile::Builder::new()
+        .prefix("arena-check-")
+        .tempdir()
+        .context("cannot create a scratch directory")?;
+    check_bots(&t, scratch.path()).await?;
+    let t = Arc::new(t);
+    let mut summary = RunSummary {
+        already_done: done.len() as u64,
+        ..RunSummary::default()
+    };
+    let mut all: BTreeMap<u64, MatchRecord> = done;
+    if t.format == Format::Sprt {
+        let sprt = t.sprt.expect("checked at load");
+        let mut test = Sprt::new(sprt.m0, sprt.m1, sprt.alpha, sprt.beta);
+        let batch = options.jobs.div_ceil(2).max(1) as u64;
+        let mut block = 0;
+        let progress = Progress::new(options.progress, 2 * sprt.max_blocks, all.len() as u64);
+        loop {
+            // Feed finished blocks in order (resumed ones first), then decide.
+            while let (Some(a), Some(b)) = (all.get(&(2 * block)), all.get(&(2 * block + 1))) {
+                test.add(block_score(a, b, &t.bots[0].name));
+                block += 1;
+            }
+            if test.decision() != SprtDecision::Continue || block >= sprt.max_blocks {
+                break;
+            }
+            if cancel.is_cancelled() {
+                summary.interrupted = true;
+                break;
+            }
+            let upto = (block + batch).min(sprt.max_blocks);
+            let matches: Vec<ScheduledMatch> = (block..upto)
+                .flat_map(|b| sprt_block(&t, b))
+                .filter(|m| !all.contains_key(&m.index))
+                .collect();
+            let (finished, interrupted) =
+                play_all(&t, matches, &mut out, options.jobs, &progress, cancel).await?;
+            summary.played += finished.len() as u64;
+            all.extend(finished.into_iter().map(|r| (r.index, r)));
+            if interrupted {
+                summary.interrupted = true;
+                break;
+            }
+        }
+        progress.done();
+        summary.sprt = Some((test.decision(), test.llr(), test.bounds()));
+    } else {
+        let mut matches = schedule(&t);
+        if let Some((i, n)) = options.shard {
+            matches.retain(|m| m.index % n == i - 1);
+        }
+        let total = matches.len() as u64;
+        matches.retain(|m| !all.contains_key(&m.index));
+        let progress = Progress::new(options.progress, total, total - matches.len() as u64);
+        let (finished, interrupted) =
+            play_all(&t, matches, &mut out, options.jobs, &progress, cancel).await?;
+        progress.done();
+        summary.played = finished.len() as u64;
+        summary.interrupted = interrupted;
+        all.extend(finished.into_iter().map(|r| (r.index, r)));
+    }
+    let _ = std::fs::remove_dir_all(out.root.join("work"));
+    summary.records = all.into_values().collect();
+    Ok(summary)
+}
+
+/// The candidate's chips per hand over one duplicate block (both seat orders).
+pub fn block_score(a: &MatchRecord, b: &MatchRecord, candidate: &str) -> f64 {
+    let mut chips = 0i64;
+    let mut hands = 0u64;
+    for r in [a, b] {
+        if let Some(seat) = r.seats.iter().position(|s| s == candidate) {
+            chips += r.net[seat];
+            hands += r.hands;
+        }
+    }
+    if hands == 0 {
+        0.0
+    } else {
+        chips as f64 / hands as f64
+    }
+}
+
+/// Progress on stderr: a bar with ETA on a terminal, plain lines otherwise.
+struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    plain: bool,
+    total: u64,
+    count: std::sync::atomic::AtomicU64,
+}
+
+impl Progress {
+    fn new(enabled: bool, total: u64, done: u64) -> Progress {
+        let terminal = enabled && std::io::stderr().is_terminal();
+        let bar = terminal.then(|| {
+            let bar = indicatif::ProgressBar::new(total);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} matches (ETA {eta}) {msg}",
+                )
+                .expect("a valid template"),
+            );
+            bar.set_position(done);
+            bar
+        });
+        Progress {
+            bar,
+            plain: enabled && !terminal,
+            total,
+            count: std::sync::atomic::AtomicU64::new(done),
+        }
+    }
+
+    fn finished(&self, record: &MatchRecord) {
+        let n = self.count.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        let line = record
+            .seats
+            .iter()
+            .zip(&record.net)
+            .map(|(s, n)| format!("{s} {n:+}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        if let Some(bar) = &self.bar {
+            bar.set_position(n);
+            bar.set_message(format!("last: {line}"));
+        } else if self.plain {
+            eprintln!("[{n}/{}] match {} finished: {line}", self.total, record.index);
+        }
+    }
+
+    fn done(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}

@@ -1,0 +1,80 @@
+//! Helpers shared by the arena's integration tests: where the binaries and bots are, and how
+//! to run the arena and look for leftover processes.
+#![allow(dead_code)] // each test file uses a different part
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The arena binary under test.
+pub fn arena() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_arena"))
+}
+
+/// The workspace root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+/// A binary of the sample-bots package, built next to the arena (`scripts/test` builds every
+/// binary of the workspace before running the tests).
+pub fn sample_bot(name: &str) -> String {
+    let path = arena().parent().unwrap().join(name);
+    assert!(
+        path.exists(),
+        "{} is missing: build the workspace's binaries first (`cargo build --workspace --bins`, \
+         which scripts/test does)",
+        path.display()
+    );
+    path.to_string_lossy().into_owned()
+}
+
+/// A Python bot of the repository, as a `--bot` command.
+pub fn python_bot(relative: &str) -> String {
+    format!("python3 {}", root().join(relative).display())
+}
+
+/// Runs the arena with `args` from the workspace root.
+pub fn run_arena(args: &[&str]) -> Output {
+    Command::new(arena())
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the arena runs")
+}
+
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Processes whose command line contains `marker` (bots are given a unique marker argument,
+/// so a leftover is easy to find).
+pub fn processes_with(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return found;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().filter(|n| n.bytes().all(|b| b.is_ascii_digit())) else {
+            continue;
+        };
+        if let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) {
+            let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            // Zombies have an empty cmdline; a live leftover has the marker.
+            if text.contains(marker) {
+                found.push(format!("{pid}: {text}"));
+            }
+        }
+    }
+    found
+}
+
+/// A marker unique to this test run.
+pub fn marker(test: &str) -> String {
+    format!("arena-test-{test}-{}", std::process::id())
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env python3
+"""unsolicited.py: answers every request correctly, and after each answer writes an extra
+line nobody asked for: the same answer again, so a line carrying the id of a request that
+has already been answered.
+
+Expected: no fault. A line with the id of an earlier request is a late answer and the arena
+drops it silently, whether it is read before or after the next request is sent.
+
+With --notes it also writes {"type":"note",...} (a line with no id) after each answer. That
+is not a late answer: the arena reads it as the answer to the next request and faults it
+(`malformed`), whatever the timing. Use --notes to test that policy on purpose.
+"""
+import sys
+
+import zoo_common as zoo
+
+NOTES = "--notes" in sys.argv[1:]
+
+
+def answer_and_chatter(request):
+    answer = zoo.safe_answer(request)
+    zoo.send(answer)
+    zoo.send(answer)  # the same id again: a late answer
+    if NOTES:
+        zoo.send({"type": "note", "text": "unsolicited line after request %s" % request["id"]})
+
+
+zoo.play("unsolicited", on_request=answer_and_chatter)
