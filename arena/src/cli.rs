@@ -101,6 +101,10 @@ pub struct MatchArgs {
     /// Print one JSON object instead of the readable summary.
     #[arg(long)]
     pub json: bool,
+    /// Write a transcript of every line exchanged with each bot into this directory
+    /// (`seat0.txt`, ...: `>>` arena to bot, `<<` bot to arena).
+    #[arg(long, value_name = "DIR")]
+    pub transcripts: Option<PathBuf>,
     /// Keep each bot's stderr log in this directory (default: discarded after the match).
     #[arg(long)]
     pub logs: Option<PathBuf>,

@@ -95,6 +95,7 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         max_restarts: args.limits.max_restarts,
         exit_grace: Duration::from_millis(500),
         replay: args.replay.clone(),
+        transcripts: args.transcripts.clone(),
     };
     let cancel = CancellationToken::new();
     crate::signals::cancel_on_signal(cancel.clone());
@@ -103,7 +104,9 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         Err(MatchError::Cancelled) => {
             return Err(Exit::new(ExitKind::Interrupted, "interrupted".into()).into());
         }
-        Err(MatchError::Settings(e)) => return Err(Exit::new(ExitKind::BadInput, e.to_string()).into()),
+        Err(MatchError::Settings(e)) => {
+            return Err(Exit::new(ExitKind::BadInput, e.to_string()).into());
+        }
         Err(e) => return Err(e.into()),
     };
     if args.json {

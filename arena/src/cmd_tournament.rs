@@ -55,7 +55,10 @@ pub async fn tournament(
     }
     if format == crate::tournament::Format::Gauntlet && !marks.is_empty() {
         let grades = grading::grade(&summary.records, &candidates, &marks);
-        write_atomically(&out.join("grades.json"), &serde_json::to_string_pretty(&grades)?)?;
+        write_atomically(
+            &out.join("grades.json"),
+            &serde_json::to_string_pretty(&grades)?,
+        )?;
         report.push_str("\nGrades (chips per hand against each field bot, and the pass mark):\n");
         for g in &grades {
             report.push_str(&format!(
@@ -186,8 +189,14 @@ pub fn parse_shard(text: &str) -> Result<(u64, u64), String> {
     let (i, n) = text
         .split_once('/')
         .ok_or_else(|| format!("expected I/N like 2/8, got {text:?}"))?;
-    let i: u64 = i.trim().parse().map_err(|_| format!("bad shard index in {text:?}"))?;
-    let n: u64 = n.trim().parse().map_err(|_| format!("bad shard count in {text:?}"))?;
+    let i: u64 = i
+        .trim()
+        .parse()
+        .map_err(|_| format!("bad shard index in {text:?}"))?;
+    let n: u64 = n
+        .trim()
+        .parse()
+        .map_err(|_| format!("bad shard count in {text:?}"))?;
     if n == 0 || i == 0 || i > n {
         return Err(format!("shard {text:?}: need 1 <= I <= N"));
     }

@@ -8,10 +8,14 @@ use arena::cli::{Cli, Command, ReplayCommand};
 use arena::exit::{Exit, ExitKind};
 use clap::Parser;
 
-
 fn main() -> ExitCode {
     let cli = Cli::parse(); // exits with code 2 on a bad command line
     init_tracing(cli.verbose);
+    // Orphaned grandchildren of bots are reparented to the arena and reaped with the bot, so
+    // a killed bot never leaves a zombie behind (some init processes never reap).
+    if let Err(e) = arena::bot::set_child_subreaper() {
+        tracing::debug!("cannot become a child subreaper: {e}");
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

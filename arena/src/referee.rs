@@ -8,6 +8,7 @@ mod connection;
 mod match_config;
 mod match_runner;
 mod result;
+mod transcript;
 
 pub use connection::{Asked, Connection, SeatFault};
 pub use match_config::{MatchConfig, SeatConfig, bot_seed};

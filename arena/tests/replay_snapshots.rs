@@ -16,7 +16,13 @@ fn redact(record: &mut Value) {
             obj["arena_version"] = "[version]".into();
             for bot in obj["bots"].as_array_mut().unwrap() {
                 let command = bot["command"].as_array_mut().unwrap();
-                let program = command[0].as_str().unwrap().rsplit('/').next().unwrap().to_string();
+                let program = command[0]
+                    .as_str()
+                    .unwrap()
+                    .rsplit('/')
+                    .next()
+                    .unwrap()
+                    .to_string();
                 command[0] = format!("[bin]/{program}").into();
             }
         }
@@ -53,7 +59,12 @@ fn snapshot_match(game: &str, seats: usize, hands: &str, seed: &str) -> String {
         args.push("--bot");
         args.push(if seat % 2 == 0 { &mc } else { &random });
     }
-    args.extend(["--replay", replay.to_str().unwrap(), "--decision-ms", "5000"]);
+    args.extend([
+        "--replay",
+        replay.to_str().unwrap(),
+        "--decision-ms",
+        "5000",
+    ]);
     let out = run_arena(&args);
     assert!(out.status.success(), "{}", common::stderr(&out));
     let verify = run_arena(&["replay", "verify", replay.to_str().unwrap()]);

@@ -6,6 +6,7 @@ use std::time::Duration;
 use protocol::{Action, Answer, ArenaMessage, BotHello, FaultKind, Hello, Request};
 use tokio::time::Instant;
 
+use super::transcript::Transcript;
 use crate::bot::{BotProcess, BotSpec, ExitSummary, ReadError, SpawnError, WriteError};
 
 /// How often a pending answer's wait checks whether the bot's process has exited.
@@ -61,6 +62,7 @@ pub struct Connection {
     write_timeout: Duration,
     pub hello: BotHello,
     pub startup: Duration,
+    transcript: Option<Transcript>,
 }
 
 impl Connection {
@@ -69,12 +71,23 @@ impl Connection {
     pub async fn start(
         spec: &BotSpec,
         hello: &Hello,
+        transcript: Option<&std::path::Path>,
     ) -> Result<Connection, Result<SpawnError, SeatFault>> {
         let started = Instant::now();
+        let mut transcript = transcript.and_then(|path| match Transcript::create(path) {
+            Ok(t) => Some(t),
+            Err(e) => {
+                tracing::warn!("cannot write the transcript {}: {e}", path.display());
+                None
+            }
+        });
         let mut process = BotProcess::spawn(spec).map_err(Ok)?;
         let startup = Duration::from_millis(hello.time.startup_ms);
         let deadline = started + startup;
         let line = ArenaMessage::Hello(hello.clone()).to_line();
+        if let Some(t) = &mut transcript {
+            t.to_bot(&line);
+        }
         let fail = |kind, detail: String| Err(SeatFault::new(kind, detail, true));
         if let Err(e) = process.send_line(&line, deadline).await {
             return Err(fail(
@@ -99,6 +112,10 @@ impl Connection {
                 ));
             }
         };
+        if let Some(t) = &mut transcript {
+            t.from_bot(&answer);
+            t.flush();
+        }
         let parsed: BotHello = match serde_json::from_str(&answer) {
             Ok(h @ BotHello { .. }) if h.kind == "hello" && !h.name.trim().is_empty() => h,
             _ => {
@@ -113,6 +130,7 @@ impl Connection {
         Ok(Connection {
             process,
             pending: String::new(),
+            transcript,
             decision: Duration::from_millis(hello.time.decision_ms),
             bank: Duration::from_millis(hello.time.bank_ms),
             write_timeout: Duration::from_millis(hello.time.decision_ms.max(1000)),
@@ -134,6 +152,9 @@ impl Connection {
             return Ok(());
         }
         let mut text = std::mem::take(&mut self.pending);
+        if let Some(t) = &mut self.transcript {
+            t.to_bot(&text);
+        }
         let deadline = Instant::now() + self.write_timeout;
         let result = self.process.send_lines(&text, deadline).await;
         text.clear();
@@ -158,7 +179,12 @@ impl Connection {
             // at once, even when a child it forked keeps its stdout open.
             let slice = deadline.min(Instant::now() + EXIT_POLL);
             let line = match self.process.recv_line(slice).await {
-                Ok(line) => line,
+                Ok(line) => {
+                    if let Some(t) = &mut self.transcript {
+                        t.from_bot(&line);
+                    }
+                    line
+                }
                 Err(ReadError::Timeout) if slice < deadline => {
                     if let Some(status) = self.process.try_wait() {
                         return Err(SeatFault::new(
@@ -252,6 +278,9 @@ impl Connection {
     /// Ends the bot: gives it `grace` to exit after the last message, then kills its group.
     pub async fn close(mut self, grace: Duration) -> ExitSummary {
         let _ = self.flush().await;
+        if let Some(t) = &mut self.transcript {
+            t.flush();
+        }
         self.process.shutdown(grace).await
     }
 }

@@ -32,6 +32,8 @@ pub struct MatchConfig {
     pub exit_grace: Duration,
     /// Where to write the replay, if anywhere.
     pub replay: Option<PathBuf>,
+    /// A directory for per-seat transcripts of everything said with each bot, if wanted.
+    pub transcripts: Option<PathBuf>,
 }
 
 impl MatchConfig {

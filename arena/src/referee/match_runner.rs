@@ -232,7 +232,16 @@ impl<'a> Referee<'a> {
     /// handshake is a startup fault and the seat is retried before the next hand.
     async fn start_bot(&mut self, seat: usize, hand: u64, restart: bool) -> Result<(), MatchError> {
         let hello = self.hello(seat, hand);
-        match Connection::start(&self.seats[seat].config.spec, &hello).await {
+        let transcript = self.config.transcripts.as_ref().map(|dir| {
+            let suffix = if restart {
+                format!("-from-hand{hand}")
+            } else {
+                String::new()
+            };
+            dir.join(format!("seat{seat}{suffix}.txt"))
+        });
+        match Connection::start(&self.seats[seat].config.spec, &hello, transcript.as_deref()).await
+        {
             Ok(connection) => {
                 self.replay.write(&Record::Bot {
                     seat,

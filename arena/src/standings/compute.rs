@@ -34,7 +34,7 @@ use protocol::FaultKind;
 use serde::{Deserialize, Serialize};
 
 use super::rating::{
-    BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, Comparison, PRIOR_DRAWS, Tally, bootstrap_errors, fit,
+    BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, PRIOR_DRAWS, PairTally, Tally, bootstrap_errors, fit,
 };
 use super::stats::{BlockSample, CONFIDENCE, Interval, block_estimate};
 use crate::tournament::results::MatchRecord;
@@ -132,6 +132,9 @@ struct PairAccumulator {
     blocks: BTreeMap<u64, (f64, u64)>,
 }
 
+/// Pairwise results in one block: (lower bot, higher bot) → (points of the lower, comparisons).
+type PairPoints = BTreeMap<(usize, usize), (f64, f64)>;
+
 /// Computes the standings of the matches `records` (in any order).
 pub fn compute(records: &[MatchRecord]) -> Standings {
     let names: Vec<&str> = {
@@ -148,7 +151,7 @@ pub fn compute(records: &[MatchRecord]) -> Standings {
 
     let mut bots: Vec<BotAccumulator> = (0..players).map(|_| BotAccumulator::default()).collect();
     let mut pairs: BTreeMap<(usize, usize), PairAccumulator> = BTreeMap::new();
-    let mut block_tallies: BTreeMap<u64, Tally> = BTreeMap::new();
+    let mut block_tallies: BTreeMap<u64, PairPoints> = BTreeMap::new();
 
     for record in records {
         let seats: Vec<usize> = record.seats.iter().map(|s| index[s.as_str()]).collect();
@@ -183,27 +186,22 @@ pub fn compute(records: &[MatchRecord]) -> Standings {
         }
 
         // Pairwise comparisons for the ratings.
-        let tally = block_tallies
-            .entry(record.block)
-            .or_insert_with(|| Tally::new(players));
+        let tally = block_tallies.entry(record.block).or_default();
         for s in 0..seats.len() {
             for t in s + 1..seats.len() {
                 if seats[s] == seats[t] {
                     continue;
                 }
-                let score_a = match net(s).cmp(&net(t)) {
+                // Oriented from the lower bot index.
+                let (low, high) = if seats[s] < seats[t] { (s, t) } else { (t, s) };
+                let points = match net(low).cmp(&net(high)) {
                     std::cmp::Ordering::Greater => 1.0,
                     std::cmp::Ordering::Equal => 0.5,
                     std::cmp::Ordering::Less => 0.0,
                 };
-                tally.add(
-                    Comparison {
-                        a: seats[s],
-                        b: seats[t],
-                        score_a,
-                    },
-                    1.0,
-                );
+                let entry = tally.entry((seats[low], seats[high])).or_default();
+                entry.0 += points;
+                entry.1 += 1.0;
             }
         }
 
@@ -228,12 +226,25 @@ pub fn compute(records: &[MatchRecord]) -> Standings {
     }
 
     // Ratings.
+    let block_list: Vec<Vec<PairTally>> = block_tallies
+        .into_values()
+        .map(|pairs| {
+            pairs
+                .into_iter()
+                .map(|((a, b), (points_a, games))| PairTally {
+                    a,
+                    b,
+                    points_a,
+                    games,
+                })
+                .collect()
+        })
+        .collect();
     let mut total = Tally::new(players);
-    for tally in block_tallies.values() {
-        total.add_tally(tally, 1.0);
+    for pair in block_list.iter().flatten() {
+        total.add_pair(pair, 1.0);
     }
     let ratings = fit(&total, PRIOR_DRAWS);
-    let block_list: Vec<Tally> = block_tallies.into_values().collect();
     let errors = bootstrap_errors(
         &block_list,
         players,

@@ -92,6 +92,16 @@ pub struct Comparison {
     pub score_a: f64,
 }
 
+/// The comparisons of one pair of bots in some unit (a duplicate block): `a` scored `points_a`
+/// out of `games`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PairTally {
+    pub a: usize,
+    pub b: usize,
+    pub points_a: f64,
+    pub games: f64,
+}
+
 /// Pairwise tallies among `players` bots: `points[i][j]` is what `i` scored against `j`,
 /// `games[i][j] = games[j][i]` the number of comparisons.
 #[derive(Clone, Debug, PartialEq)]
@@ -123,14 +133,16 @@ impl Tally {
         self.games[c.b][c.a] += weight;
     }
 
-    /// Adds every tally of `other`, `weight` times.
-    pub fn add_tally(&mut self, other: &Tally, weight: f64) {
-        for i in 0..self.players() {
-            for j in 0..self.players() {
-                self.points[i][j] += weight * other.points[i][j];
-                self.games[i][j] += weight * other.games[i][j];
-            }
+    /// Adds a pair's tally, `weight` times.
+    pub fn add_pair(&mut self, pair: &PairTally, weight: f64) {
+        let (a, b) = (pair.a, pair.b);
+        if a == b {
+            return;
         }
+        self.points[a][b] += weight * pair.points_a;
+        self.points[b][a] += weight * (pair.games - pair.points_a);
+        self.games[a][b] += weight * pair.games;
+        self.games[b][a] += weight * pair.games;
     }
 
     /// Whether bot `i` took part in any comparison.
@@ -242,13 +254,13 @@ fn components(games: &[Vec<f64>]) -> Vec<Vec<usize>> {
     groups
 }
 
-/// Bootstrap errors (95% half-widths, Elo) of the ratings, from one [`Tally`] per duplicate
-/// block: `resamples` times, draw as many blocks as there are with replacement, refit with
+/// Bootstrap errors (95% half-widths, Elo) of the ratings, from the pair tallies of each
+/// duplicate block: `resamples` times, draw as many blocks as there are with replacement, refit with
 /// `prior_draws`, and take `1.96 ×` the standard deviation of each bot's rating over the
 /// resamples in which it played. `None` for a bot with fewer than two such resamples, and for
 /// every bot when there are fewer than two blocks (nothing to resample).
 pub fn bootstrap_errors(
-    blocks: &[Tally],
+    blocks: &[Vec<PairTally>],
     players: usize,
     prior_draws: f64,
     resamples: usize,
@@ -270,7 +282,9 @@ pub fn bootstrap_errors(
         let mut tally = Tally::new(players);
         for (block, &m) in blocks.iter().zip(&multiplicity) {
             if m > 0 {
-                tally.add_tally(block, f64::from(m));
+                for pair in block {
+                    tally.add_pair(pair, f64::from(m));
+                }
             }
         }
         let ratings = fit(&tally, prior_draws);
@@ -416,19 +430,16 @@ mod tests {
 
     #[test]
     fn bootstrap_is_deterministic_and_needs_two_blocks() {
-        let mut blocks = Vec::new();
-        for k in 0..20 {
-            let mut t = Tally::new(2);
-            t.add(
-                Comparison {
+        let blocks: Vec<Vec<PairTally>> = (0..20)
+            .map(|k| {
+                vec![PairTally {
                     a: 0,
                     b: 1,
-                    score_a: if k % 3 == 0 { 0.0 } else { 1.0 },
-                },
-                1.0,
-            );
-            blocks.push(t);
-        }
+                    points_a: if k % 3 == 0 { 0.0 } else { 1.0 },
+                    games: 1.0,
+                }]
+            })
+            .collect();
         let a = bootstrap_errors(&blocks, 2, 1.0, 100, 5);
         let b = bootstrap_errors(&blocks, 2, 1.0, 100, 5);
         assert_eq!(a, b);

@@ -222,9 +222,8 @@ impl Tournament {
             field: field.map(str::to_string),
             message,
         };
-        let raw: RawFile = toml::from_str(text).map_err(|e| {
-            err(e.span(), None, e.message().trim().to_string())
-        })?;
+        let raw: RawFile = toml::from_str(text)
+            .map_err(|e| err(e.span(), None, e.message().trim().to_string()))?;
         let base = std::fs::canonicalize(base).unwrap_or_else(|_| base.to_path_buf());
 
         let variant: Variant = raw
@@ -385,7 +384,10 @@ impl Tournament {
                     return Err(err(
                         bots_span,
                         Some("bot"),
-                        format!("a {seats}-seat round-robin needs at least {seats} bots, the file has {}", bots.len()),
+                        format!(
+                            "a {seats}-seat round-robin needs at least {seats} bots, the file has {}",
+                            bots.len()
+                        ),
                     ));
                 }
             }
@@ -402,7 +404,10 @@ impl Tournament {
                     return Err(err(
                         candidates_span,
                         Some("candidates"),
-                        format!("a {seats}-seat gauntlet needs at least {} field bots besides the candidates, the file has {field}", seats - 1),
+                        format!(
+                            "a {seats}-seat gauntlet needs at least {} field bots besides the candidates, the file has {field}",
+                            seats - 1
+                        ),
                     ));
                 }
             }
@@ -420,7 +425,8 @@ impl Tournament {
             (Some(s), _) => {
                 let alpha = s.alpha.unwrap_or(0.05);
                 let beta = s.beta.unwrap_or(0.05);
-                if !(s.m1 > s.m0) || !(0.0 < alpha && alpha < 0.5) || !(0.0 < beta && beta < 0.5) {
+                let valid = s.m1 > s.m0 && 0.0 < alpha && alpha < 0.5 && 0.0 < beta && beta < 0.5;
+                if !valid {
                     return Err(err(
                         None,
                         Some("sprt"),
@@ -439,7 +445,8 @@ impl Tournament {
                 return Err(err(
                     None,
                     Some("sprt"),
-                    "an sprt tournament needs a [sprt] table with m0 and m1 (chips per hand)".into(),
+                    "an sprt tournament needs a [sprt] table with m0 and m1 (chips per hand)"
+                        .into(),
                 ));
             }
             (None, _) => None,
@@ -501,7 +508,11 @@ impl Tournament {
 }
 
 fn line_of(text: &str, offset: usize) -> usize {
-    text[..offset.min(text.len())].bytes().filter(|&b| b == b'\n').count() + 1
+    text[..offset.min(text.len())]
+        .bytes()
+        .filter(|&b| b == b'\n')
+        .count()
+        + 1
 }
 
 /// Why the program of a command cannot be run, if it cannot.

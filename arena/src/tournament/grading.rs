@@ -31,7 +31,14 @@ pub fn head_to_head(records: &[MatchRecord], bot: &str, opponent: &str) -> (f64,
         chips += r.net[a];
         hands += r.hands;
     }
-    (if hands == 0 { 0.0 } else { chips as f64 / hands as f64 }, hands)
+    (
+        if hands == 0 {
+            0.0
+        } else {
+            chips as f64 / hands as f64
+        },
+        hands,
+    )
 }
 
 /// Grades every candidate against every field bot that has a pass mark.

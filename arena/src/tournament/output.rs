@@ -108,7 +108,9 @@ impl OutputDir {
     }
 
     pub fn replay_path(&self, index: u64) -> PathBuf {
-        self.root.join("replays").join(format!("match-{index:06}.jsonl"))
+        self.root
+            .join("replays")
+            .join(format!("match-{index:06}.jsonl"))
     }
 
     pub fn work_dir(&self, index: u64) -> PathBuf {
@@ -146,11 +148,15 @@ pub fn read_results(path: &Path) -> anyhow::Result<BTreeMap<u64, MatchRecord>> {
     Ok(done)
 }
 
+/// What an output directory's plan says: the tournament, its fingerprint, and the shard.
+pub type PlanContents = (Tournament, String, Option<(u64, u64)>);
+
 /// The tournament recorded in an output directory's plan.
-pub fn read_plan(root: &Path) -> anyhow::Result<(Tournament, String, Option<(u64, u64)>)> {
+pub fn read_plan(root: &Path) -> anyhow::Result<PlanContents> {
     let path = root.join("plan.json");
     let plan: Plan = serde_json::from_str(
-        &std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?,
+        &std::fs::read_to_string(&path)
+            .with_context(|| format!("cannot read {}", path.display()))?,
     )
     .with_context(|| format!("{} is not a plan of this arena", path.display()))?;
     Ok((plan.tournament, plan.fingerprint, plan.shard))

@@ -64,7 +64,7 @@ pub async fn check_bots(t: &Tournament, scratch: &std::path::Path) -> anyhow::Re
         let line = bot.line;
         let name = bot.name.clone();
         checks.spawn(async move {
-            let result = match Connection::start(&spec, &hello).await {
+            let result = match Connection::start(&spec, &hello, None).await {
                 Ok(connection) => {
                     connection.close(Duration::from_millis(200)).await;
                     Ok(())
@@ -74,7 +74,10 @@ pub async fn check_bots(t: &Tournament, scratch: &std::path::Path) -> anyhow::Re
                     "fails its handshake ({}): {}{}",
                     fault.kind,
                     fault.detail,
-                    fault.line.map(|l| format!("; it sent: {l}")).unwrap_or_default()
+                    fault
+                        .line
+                        .map(|l| format!("; it sent: {l}"))
+                        .unwrap_or_default()
                 )),
             };
             (i, line, name, result)
@@ -141,13 +144,20 @@ fn match_config(t: &Tournament, m: &ScheduledMatch, out: &OutputDir) -> MatchCon
             .iter()
             .enumerate()
             .map(|(seat, &b)| SeatConfig {
-                spec: spec_for(t, &t.bots[b], &work.join(format!("seat{seat}")), &logs, seat),
+                spec: spec_for(
+                    t,
+                    &t.bots[b],
+                    &work.join(format!("seat{seat}")),
+                    &logs,
+                    seat,
+                ),
             })
             .collect(),
         time: t.time,
         max_restarts: t.max_restarts,
         exit_grace: Duration::from_millis(500),
         replay: Some(out.replay_path(m.index)),
+        transcripts: None,
     }
 }
 
@@ -341,7 +351,10 @@ impl Progress {
     }
 
     fn finished(&self, record: &MatchRecord) {
-        let n = self.count.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        let n = self
+            .count
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            + 1;
         let line = record
             .seats
             .iter()
@@ -353,7 +366,10 @@ impl Progress {
             bar.set_position(n);
             bar.set_message(format!("last: {line}"));
         } else if self.plain {
-            eprintln!("[{n}/{}] match {} finished: {line}", self.total, record.index);
+            eprintln!(
+                "[{n}/{}] match {} finished: {line}",
+                self.total, record.index
+            );
         }
     }
 

@@ -111,7 +111,9 @@ fn permutations(k: usize) -> Vec<Vec<usize>> {
         all.sort();
         all
     } else {
-        (0..k).map(|r| (0..k).map(|i| (i + r) % k).collect()).collect()
+        (0..k)
+            .map(|r| (0..k).map(|i| (i + r) % k).collect())
+            .collect()
     }
 }
 
@@ -147,7 +149,11 @@ mod tests {
         for seat in 0..6 {
             let mut bots: Vec<usize> = rotations.iter().map(|p| p[seat]).collect();
             bots.sort();
-            assert_eq!(bots, (0..6).collect::<Vec<_>>(), "each bot once in seat {seat}");
+            assert_eq!(
+                bots,
+                (0..6).collect::<Vec<_>>(),
+                "each bot once in seat {seat}"
+            );
         }
     }
 }

@@ -12,7 +12,10 @@ pub fn arena() -> PathBuf {
 
 /// The workspace root.
 pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }
 
 /// A binary of the sample-bots package, built next to the arena (`scripts/test` builds every
@@ -60,7 +63,10 @@ pub fn processes_with(marker: &str) -> Vec<String> {
     };
     for entry in entries.flatten() {
         let name = entry.file_name();
-        let Some(pid) = name.to_str().filter(|n| n.bytes().all(|b| b.is_ascii_digit())) else {
+        let Some(pid) = name
+            .to_str()
+            .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
+        else {
             continue;
         };
         if let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) {

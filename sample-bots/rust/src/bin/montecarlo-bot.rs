@@ -30,11 +30,20 @@ impl MonteCarloBot {
                 hidden[c.index()] = false;
             }
         }
-        (0..52).filter(|&i| hidden[i]).map(Card::from_index).collect()
+        (0..52)
+            .filter(|&i| hidden[i])
+            .map(Card::from_index)
+            .collect()
     }
 
     /// Chance that `mine` beats every one of `opponents` random hands.
-    fn win_chance(game: &Game, dice: &mut Dice, mine: &[Card; 3], pool: &[Card], opponents: usize) -> f64 {
+    fn win_chance(
+        game: &Game,
+        dice: &mut Dice,
+        mine: &[Card; 3],
+        pool: &[Card],
+        opponents: usize,
+    ) -> f64 {
         let s = &game.hello.settings;
         let my_value = hand_value(s.variant, s.sequence_order, mine);
         let mut pool = pool.to_vec();
@@ -69,7 +78,8 @@ impl MonteCarloBot {
 
     fn choose_swap(game: &Game, dice: &mut Dice, mine: &[Card; 3], pool: &[Card]) -> Action {
         let s = &game.hello.settings;
-        let key = |cards: &[Card; 3]| f64::from(hand_value(s.variant, s.sequence_order, cards).key());
+        let key =
+            |cards: &[Card; 3]| f64::from(hand_value(s.variant, s.sequence_order, cards).key());
         let keep = key(mine);
         let mut best = (keep, None);
         for slot in 0..3 {
@@ -114,19 +124,32 @@ impl Bot for MonteCarloBot {
             .filter(|(i, p)| *i != me && p.in_hand)
             .count();
         // A revealed opponent (sideshow) is compared exactly.
-        let p = if opponents == 1 && request.known.len() == 1 && game.hello.settings.variant != Variant::Closest555 {
+        let p = if opponents == 1
+            && request.known.len() == 1
+            && game.hello.settings.variant != Variant::Closest555
+        {
             let s = &game.hello.settings;
             let theirs = request.known.values().next().expect("one known");
             let (a, b) = (
                 hand_value(s.variant, s.sequence_order, &mine),
                 hand_value(s.variant, s.sequence_order, theirs),
             );
-            if a > b { 1.0 } else if a == b { 0.5 } else { 0.0 }
+            if a > b {
+                1.0
+            } else if a == b {
+                0.5
+            } else {
+                0.0
+            }
         } else {
             Self::win_chance(game, dice, &mine, &pool, opponents)
         };
         if find(request, "accept").is_some() {
-            return if p > 0.5 { Action::Accept } else { Action::Refuse };
+            return if p > 0.5 {
+                Action::Accept
+            } else {
+                Action::Refuse
+            };
         }
         let pot = request.pot as f64;
         if p > 0.7 {
@@ -143,7 +166,13 @@ impl Bot for MonteCarloBot {
                 if p * (pot + cost) <= cost && p < 0.5 {
                     return Action::Pack;
                 }
-                let amount = if p > 0.75 { *max } else if p > 0.6 { (min + max) / 2 } else { *min };
+                let amount = if p > 0.75 {
+                    *max
+                } else if p > 0.6 {
+                    (min + max) / 2
+                } else {
+                    *min
+                };
                 concrete(bet, amount)
             }
             _ => match find(request, "show") {
