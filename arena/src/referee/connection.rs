@@ -86,7 +86,7 @@ impl Connection {
         let deadline = started + startup;
         let line = ArenaMessage::Hello(hello.clone()).to_line();
         if let Some(t) = &mut transcript {
-            t.to_bot(&line);
+            t.sent(&line);
         }
         let fail = |kind, detail: String| Err(SeatFault::new(kind, detail, true));
         if let Err(e) = process.send_line(&line, deadline).await {
@@ -113,7 +113,7 @@ impl Connection {
             }
         };
         if let Some(t) = &mut transcript {
-            t.from_bot(&answer);
+            t.received(&answer);
             t.flush();
         }
         let parsed: BotHello = match serde_json::from_str(&answer) {
@@ -153,7 +153,7 @@ impl Connection {
         }
         let mut text = std::mem::take(&mut self.pending);
         if let Some(t) = &mut self.transcript {
-            t.to_bot(&text);
+            t.sent(&text);
         }
         let deadline = Instant::now() + self.write_timeout;
         let result = self.process.send_lines(&text, deadline).await;
@@ -181,7 +181,7 @@ impl Connection {
             let line = match self.process.recv_line(slice).await {
                 Ok(line) => {
                     if let Some(t) = &mut self.transcript {
-                        t.from_bot(&line);
+                        t.received(&line);
                     }
                     line
                 }

@@ -22,14 +22,14 @@ impl Transcript {
     }
 
     /// Lines the arena wrote (`block` holds whole lines, each ending in a newline).
-    pub fn to_bot(&mut self, block: &str) {
+    pub fn sent(&mut self, block: &str) {
         for line in block.lines() {
             let _ = writeln!(self.out, ">> {line}");
         }
     }
 
     /// A line the bot wrote.
-    pub fn from_bot(&mut self, line: &str) {
+    pub fn received(&mut self, line: &str) {
         let _ = writeln!(self.out, "<< {line}");
     }
 
