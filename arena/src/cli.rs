@@ -57,6 +57,24 @@ pub enum Command {
         #[arg(long, short)]
         quiet: bool,
     },
+    /// Check that a bot follows the protocol in every kind of situation, before a match.
+    CheckBot {
+        /// Check only this game (default: all three).
+        #[arg(long, value_parser = parse_variant)]
+        game: Option<Variant>,
+        /// Time for the bot to start and answer hello (ms).
+        #[arg(long, default_value_t = 5000)]
+        startup_ms: u64,
+        /// Time for each decision (ms); there is no time bank.
+        #[arg(long, default_value_t = 1000)]
+        decision_ms: u64,
+        /// Print the checks as JSON.
+        #[arg(long)]
+        json: bool,
+        /// The bot's command, after `--`: `arena check-bot -- python3 my_bot.py`.
+        #[arg(last = true, required = true, value_name = "CMD")]
+        command: Vec<String>,
+    },
     /// Print the standings of a tournament output directory.
     Standings { dir: PathBuf },
     /// Combine the output directories of shards into one, with the standings of the whole.

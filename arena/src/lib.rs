@@ -2,7 +2,9 @@
 
 pub mod bot;
 pub mod bot_command;
+pub mod check_bot;
 pub mod cli;
+pub mod cmd_check_bot;
 pub mod cmd_match;
 pub mod cmd_tournament;
 pub mod compare;

@@ -86,6 +86,20 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             shard,
             quiet,
         } => arena::cmd_tournament::tournament(&file, jobs, out, shard, quiet).await?,
+        Command::CheckBot {
+            game,
+            startup_ms,
+            decision_ms,
+            json,
+            command,
+        } => {
+            let time = protocol::TimeLimits {
+                startup_ms,
+                decision_ms,
+                bank_ms: 0,
+            };
+            arena::cmd_check_bot::run(game, &command, time, json).await?
+        }
         Command::Standings { dir } => arena::cmd_tournament::show_standings(&dir)?,
         Command::Merge { dirs, out } => arena::cmd_tournament::merge(&dirs, &out)?,
     }

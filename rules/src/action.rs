@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use crate::card::Card;
 
 /// The kind of decision a seat must make.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DecisionKind {
     /// Closest to 555: at the start of the seat's first or second turn, swap one card or keep.

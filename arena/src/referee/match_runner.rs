@@ -11,6 +11,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::connection::{Connection, SeatFault};
 use super::match_config::{MatchConfig, SeatConfig, bot_seed};
+use super::request::build_request;
 use super::result::{MatchResult, SeatResult};
 use crate::bot::SpawnError;
 use crate::replay::{ActionSource, BotRecord, BotStatus, Header, Record, ReplayWriter};
@@ -296,28 +297,21 @@ impl<'a> Referee<'a> {
         kind: DecisionKind,
         seat: usize,
     ) -> Request {
-        let view = hand.view(seat);
         let id = self.next_request;
         self.next_request += 1;
         let connection = self.seats[seat]
             .connection
             .as_ref()
             .expect("asked seats have a bot");
-        Request {
-            id,
-            hand: hand_index,
+        build_request(
+            hand,
+            hand_index,
             kind,
-            legal: view.legal,
-            pot: view.pot,
-            stake: view.stake,
-            dealer: view.dealer,
-            sideshow_from: hand.sideshow_asker(),
-            cards: view.cards,
-            players: view.players,
-            known: view.known,
-            time_ms: self.config.time.decision_ms,
-            bank_ms: connection.bank().as_millis() as u64,
-        }
+            seat,
+            id,
+            self.config.time.decision_ms,
+            connection.bank().as_millis() as u64,
+        )
     }
 
     async fn ask(&mut self, seat: usize, request: &Request) -> Result<(Action, u64), SeatFault> {
@@ -484,7 +478,7 @@ impl<'a> Referee<'a> {
 }
 
 /// What the arena does for a seat that faulted this hand or has no running bot.
-fn fallback(kind: DecisionKind) -> Action {
+pub fn fallback(kind: DecisionKind) -> Action {
     match kind {
         DecisionKind::Bet => Action::Pack,
         DecisionKind::Swap => Action::Keep,

@@ -1,0 +1,47 @@
+//! `arena check-bot`: a conformance check a student runs before submitting a bot.
+//!
+//! The bot plays fixed situations covering every decision kind of every variant (bets, see,
+//! shows, sideshow requests and replies, 555 swaps, dead hands, a redeal) against the
+//! checker; every answer must come in time, carry the request's id and be legal, and the bot
+//! must exit when told. The report names each check; a failure shows the exact line the bot
+//! sent and what was expected.
+
+mod run;
+mod scenarios;
+
+pub use run::{Check, Outcome, run_scenario};
+pub use scenarios::{Scenario, scenarios};
+
+/// Renders the report as text.
+pub fn render(command: &str, checks: &[Check]) -> String {
+    use std::fmt::Write;
+    let mut out = format!("check-bot: {command}\n");
+    let mut scenario = "";
+    for c in checks {
+        if c.scenario != scenario {
+            scenario = &c.scenario;
+            let _ = writeln!(out, "\n{scenario}");
+        }
+        let mark = match c.outcome {
+            Outcome::Pass => "PASS",
+            Outcome::Fail => "FAIL",
+            Outcome::NotReached => "----",
+        };
+        let _ = writeln!(out, "  {mark}  {:<34} {}", c.name, c.detail);
+        if let Some(sent) = &c.sent {
+            let _ = writeln!(out, "        sent:     {sent}");
+        }
+        if let Some(expected) = &c.expected {
+            let _ = writeln!(out, "        expected: {expected}");
+        }
+    }
+    let count = |o| checks.iter().filter(|c| c.outcome == o).count();
+    let _ = writeln!(
+        out,
+        "\n{} passed, {} failed, {} not reached (not reached: the bot's own play avoided the situation; not a failure)",
+        count(Outcome::Pass),
+        count(Outcome::Fail),
+        count(Outcome::NotReached)
+    );
+    out
+}

@@ -1,0 +1,285 @@
+//! Plays each scenario with the bot in one seat and the checker in the others, and records a
+//! check for everything the bot must get right.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use protocol::{
+    ArenaMessage, DecisionKind, FaultKind, Hello, MatchEnd, PROTOCOL_VERSION, TimeLimits,
+};
+use rules::LegalAction;
+
+use super::scenarios::Scenario;
+use crate::bot::BotSpec;
+use crate::referee::{Connection, build_request, fallback};
+
+/// How a check ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Pass,
+    Fail,
+    /// The situation did not arise (the bot's own choices avoided it); not a failure.
+    NotReached,
+}
+
+/// One named check.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Check {
+    pub scenario: String,
+    pub name: String,
+    pub outcome: Outcome,
+    pub detail: String,
+    /// For a failure: the exact line the bot sent, if it sent one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sent: Option<String>,
+    /// For a failure: what was expected.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
+}
+
+fn describe_legal(legal: &[LegalAction]) -> String {
+    legal
+        .iter()
+        .map(|l| match l {
+            LegalAction::Bet {
+                min,
+                max,
+                multiple_of,
+            } => {
+                if *multiple_of > 1 {
+                    format!("bet {min}..{max} (a multiple of {multiple_of})")
+                } else {
+                    format!("bet {min}..{max}")
+                }
+            }
+            LegalAction::Show { cost } => format!("show (costs {cost})"),
+            LegalAction::Sideshow { cost, target } => {
+                format!("sideshow (costs {cost}, asks seat {target})")
+            }
+            LegalAction::Swap { cards, .. } => format!(
+                "swap one of {}",
+                cards
+                    .iter()
+                    .map(|c| c.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+            other => other.name().to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Runs one scenario against a fresh process of the bot.
+pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits) -> Vec<Check> {
+    let mut checks = Vec::new();
+    let check = |name: &str, outcome, detail: String| Check {
+        scenario: scenario.name.clone(),
+        name: name.to_string(),
+        outcome,
+        detail,
+        sent: None,
+        expected: None,
+    };
+    let seats = scenario.seats;
+    let hello = Hello {
+        protocol: PROTOCOL_VERSION,
+        game: scenario.settings.variant,
+        settings: scenario.settings,
+        seat: scenario.bot_seat,
+        seats,
+        hands: scenario.hands.len() as u64,
+        first_hand: 0,
+        seed: 7,
+        players: (0..seats)
+            .map(|s| {
+                if s == scenario.bot_seat {
+                    spec.name.clone()
+                } else {
+                    format!("checker-{s}")
+                }
+            })
+            .collect(),
+        time,
+    };
+    let mut connection = match Connection::start(spec, &hello, None).await {
+        Ok(c) => {
+            checks.push(check(
+                "handshake",
+                Outcome::Pass,
+                format!(
+                    "answered hello as {:?} in {} ms",
+                    c.hello.name,
+                    c.startup.as_millis()
+                ),
+            ));
+            c
+        }
+        Err(Ok(spawn)) => {
+            checks.push(check("handshake", Outcome::Fail, spawn.to_string()));
+            return checks;
+        }
+        Err(Err(fault)) => {
+            let mut c = check("handshake", Outcome::Fail, fault.detail.clone());
+            c.sent = fault.line.clone();
+            c.expected = Some(format!(
+                "within {} ms, a line like {{\"type\":\"hello\",\"name\":\"my-bot\",\"version\":\"1.0\"}}",
+                time.startup_ms
+            ));
+            checks.push(c);
+            return checks;
+        }
+    };
+    // Decisions answered correctly, per kind: (count, slowest ms).
+    let mut answered: BTreeMap<DecisionKind, (u32, u128)> = BTreeMap::new();
+    let mut asked: Vec<DecisionKind> = Vec::new();
+    let mut next_id = 1;
+    let blind_start = scenario.settings.variant.has_blind_play();
+    let mut broken = false;
+    'hands: for index in 0..scenario.hands.len() {
+        let (mut hand, events) = scenario.start_hand(index);
+        let queue_events = |connection: &mut Connection, events: &[rules::Event]| {
+            for event in events {
+                connection.queue(&ArenaMessage::Event {
+                    hand: index as u64,
+                    event: event.for_seat(scenario.bot_seat, blind_start),
+                });
+            }
+        };
+        queue_events(&mut connection, &events);
+        while let Some(decision) = hand.to_act() {
+            let seat = decision.seat;
+            let action = if seat == scenario.bot_seat {
+                let request = build_request(
+                    &hand,
+                    index as u64,
+                    decision.kind,
+                    seat,
+                    next_id,
+                    time.decision_ms,
+                    connection.bank().as_millis() as u64,
+                );
+                next_id += 1;
+                asked.push(decision.kind);
+                let name = format!("{:?} decision (request {})", decision.kind, request.id);
+                match connection.ask(&request).await {
+                    Ok(asked) => match hand.clone().apply(seat, asked.action) {
+                        Ok(_) => {
+                            let entry = answered.entry(decision.kind).or_default();
+                            entry.0 += 1;
+                            entry.1 = entry.1.max(asked.elapsed.as_millis());
+                            asked.action
+                        }
+                        Err(illegal) => {
+                            let mut c = check(&name, Outcome::Fail, format!("illegal: {illegal}"));
+                            c.sent = Some(
+                                serde_json::to_string(&protocol::Answer {
+                                    id: request.id,
+                                    action: asked.action,
+                                })
+                                .unwrap_or_default(),
+                            );
+                            c.expected = Some(format!(
+                                "id {} and one of: {}",
+                                request.id,
+                                describe_legal(&request.legal)
+                            ));
+                            checks.push(c);
+                            fallback(decision.kind)
+                        }
+                    },
+                    Err(fault) => {
+                        let expected = match fault.kind {
+                            FaultKind::Timeout => {
+                                format!("an answer within {} ms (plus the bank)", time.decision_ms)
+                            }
+                            FaultKind::WrongId => format!("\"id\": {}", request.id),
+                            _ => format!(
+                                "one JSON line with \"id\": {} and one of: {}",
+                                request.id,
+                                describe_legal(&request.legal)
+                            ),
+                        };
+                        let mut c = check(
+                            &name,
+                            Outcome::Fail,
+                            format!("{} fault: {}", fault.kind, fault.detail),
+                        );
+                        c.sent = fault.line.clone();
+                        c.expected = Some(expected);
+                        checks.push(c);
+                        if fault.broken {
+                            broken = true;
+                            break 'hands;
+                        }
+                        fallback(decision.kind)
+                    }
+                }
+            } else {
+                scenario.house.act(&hand.legal(), scenario.bot_seat)
+            };
+            let events = hand
+                .apply(seat, action)
+                .expect("checked or house actions are legal");
+            queue_events(&mut connection, &events);
+        }
+    }
+    for kind in [
+        DecisionKind::Swap,
+        DecisionKind::Bet,
+        DecisionKind::SideshowReply,
+    ] {
+        let name = format!("{kind:?} decisions");
+        match answered.get(&kind) {
+            Some((n, slowest)) => checks.push(check(
+                &name,
+                Outcome::Pass,
+                format!("{n} answered with the right id and a legal action (slowest {slowest} ms)"),
+            )),
+            None if scenario.meant_for.contains(&kind) && !asked.contains(&kind) && !broken => {
+                checks.push(check(
+                    &name,
+                    Outcome::NotReached,
+                    "the bot's own choices (e.g. packing early) avoided this situation".into(),
+                ))
+            }
+            None => {}
+        }
+    }
+    if broken {
+        checks.push(check(
+            "exits when told",
+            Outcome::NotReached,
+            "the bot stopped working earlier".into(),
+        ));
+        connection.close(Duration::ZERO).await;
+        return checks;
+    }
+    connection.queue(&ArenaMessage::MatchEnd(MatchEnd {
+        hands: scenario.hands.len() as u64,
+        totals: vec![0; seats],
+    }));
+    let exit = connection.close(Duration::from_secs(2)).await;
+    if !exit.killed_by_arena && exit.code == Some(0) {
+        checks.push(check(
+            "exits when told",
+            Outcome::Pass,
+            "exited with status 0 after match_end".into(),
+        ));
+    } else {
+        let mut c = check(
+            "exits when told",
+            Outcome::Fail,
+            match (exit.killed_by_arena, exit.code, exit.signal) {
+                (true, _, _) => "still running 2 s after match_end; it was killed".to_string(),
+                (_, Some(code), _) => format!("exited with status {code}"),
+                (_, _, Some(signal)) => format!("died of signal {signal}"),
+                _ => "unknown exit".to_string(),
+            },
+        );
+        c.expected = Some("exit with status 0 within 2 s of match_end".into());
+        checks.push(c);
+    }
+    checks
+}
