@@ -70,13 +70,11 @@ impl Scenario {
 /// A deck that deals `hands[seat]` to each seat with this dealer (the rest in pack order).
 fn stacked(hands: &[[&str; 3]], dealer: usize) -> Deck {
     let n = hands.len();
-    let mut top = Vec::with_capacity(3 * n);
-    for round in 0..3 {
-        for k in 1..=n {
-            let seat = (dealer + k) % n;
-            top.push(hands[seat][round].parse::<Card>().expect("valid card"));
-        }
-    }
+    let order: Vec<usize> = (1..=n).map(|k| (dealer + k) % n).collect();
+    let top: Vec<Card> = (0..3)
+        .flat_map(|round| order.iter().map(move |&seat| hands[seat][round]))
+        .map(|text| text.parse::<Card>().expect("valid card"))
+        .collect();
     Deck::stacked(&top).expect("no card twice")
 }
 
