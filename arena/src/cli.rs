@@ -57,6 +57,8 @@ pub enum Command {
         #[arg(long, short)]
         quiet: bool,
     },
+    /// Play at the terminal against bots.
+    Play(PlayArgs),
     /// Check that a bot follows the protocol in every kind of situation, before a match.
     CheckBot {
         /// Check only this game (default: all three).
@@ -130,6 +132,29 @@ pub struct MatchArgs {
     pub table: TableArgs,
     #[command(flatten)]
     pub limits: LimitArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// The game: classic, closest-555 or lallan-kallan.
+    #[arg(long, value_parser = parse_variant)]
+    pub game: Variant,
+    /// An opponent's command line; once per bot.
+    #[arg(long = "bot", value_name = "CMD", required = true)]
+    pub bots: Vec<String>,
+    #[arg(long, default_value_t = 10)]
+    pub hands: u64,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Your seat (0-based).
+    #[arg(long, default_value_t = 0)]
+    pub seat: usize,
+    #[arg(long, default_value_t = 10_000)]
+    pub startup_ms: u64,
+    #[arg(long, default_value_t = 5000)]
+    pub decision_ms: u64,
+    #[command(flatten)]
+    pub table: TableArgs,
 }
 
 /// Table settings shared by every command that plays.

@@ -86,6 +86,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             shard,
             quiet,
         } => arena::cmd_tournament::tournament(&file, jobs, out, shard, quiet).await?,
+        Command::Play(args) => arena::cmd_play::run(args).await?,
         Command::CheckBot {
             game,
             startup_ms,

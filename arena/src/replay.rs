@@ -9,7 +9,7 @@ mod writer;
 pub use record::{
     ActionSource, BotRecord, BotStatus, Header, REPLAY_FORMAT, REPLAY_VERSION, Record,
 };
-pub use show::show;
+pub use show::{describe_event, describe_value, show};
 pub use verify::{Verified, VerifyError, verify};
 pub use writer::ReplayWriter;
 

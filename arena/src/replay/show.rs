@@ -108,7 +108,8 @@ fn cards(value: &Value) -> String {
         .unwrap_or_default()
 }
 
-fn describe_value(value: &Value) -> String {
+/// A hand description (`rules::HandDescription` as JSON) in words.
+pub fn describe_value(value: &Value) -> String {
     match value["kind"].as_str() {
         Some("ranked") => format!(
             "{} {}",
@@ -121,7 +122,8 @@ fn describe_value(value: &Value) -> String {
     }
 }
 
-fn describe_event(hand: u64, e: &Value, names: &[String]) -> String {
+/// One event as a line of text (empty for events not worth a line).
+pub fn describe_event(hand: u64, e: &Value, names: &[String]) -> String {
     let seat = |key: &str| name(names, e[key].as_u64().unwrap_or(0) as usize);
     match e["event"].as_str().unwrap_or("") {
         "hand_started" => format!(
@@ -130,6 +132,7 @@ fn describe_event(hand: u64, e: &Value, names: &[String]) -> String {
             e["boot"],
             e["pot"]
         ),
+        "dealt" if e["cards"].is_null() => format!("  {} is dealt three cards", seat("seat")),
         "dealt" => format!("  {} is dealt {}", seat("seat"), cards(&e["cards"])),
         "dead" => format!(
             "  dead hands: {}",
@@ -146,7 +149,9 @@ fn describe_event(hand: u64, e: &Value, names: &[String]) -> String {
             "  every hand dead: redeal {} (pot {})",
             e["redeal"], e["pot"]
         ),
-        "saw" => format!("  {} sees", seat("seat")),
+        "saw" if e["cards"].is_null() => format!("  {} sees", seat("seat")),
+        "saw" => format!("  {} sees {}", seat("seat"), cards(&e["cards"])),
+        "swapped" if e["discarded"].is_null() => format!("  {} swaps a card", seat("seat")),
         "swapped" => format!(
             "  {} swaps {} for {}",
             seat("seat"),

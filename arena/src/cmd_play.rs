@@ -1,0 +1,76 @@
+//! `arena play`: the command line of the human seat.
+
+use std::io;
+
+use crate::bot::Limits;
+use crate::bot_command::{self, SpecInput};
+use crate::cli::PlayArgs;
+use crate::exit::{Exit, ExitKind};
+use crate::play::{Console, PlayConfig, play};
+
+pub async fn run(args: PlayArgs) -> anyhow::Result<()> {
+    let settings = args.table.settings(args.game);
+    let seats = args.bots.len() + 1;
+    settings.validate(seats).map_err(|e| {
+        Exit::new(
+            ExitKind::BadInput,
+            format!("{e} (you and {} bots)", args.bots.len()),
+        )
+    })?;
+    if args.seat >= seats {
+        return Err(Exit::new(
+            ExitKind::BadInput,
+            format!("--seat {} does not exist at a table of {seats}", args.seat),
+        )
+        .into());
+    }
+    let cwd = std::env::current_dir()?;
+    let work = tempfile::Builder::new().prefix("arena-play-").tempdir()?;
+    let mut argvs = Vec::new();
+    for (i, command) in args.bots.iter().enumerate() {
+        let argv = bot_command::split(command)
+            .map_err(|e| Exit::new(ExitKind::BadInput, format!("--bot number {}: {e}", i + 1)))?;
+        argvs.push(bot_command::absolutize(&argv, &cwd));
+    }
+    let names =
+        bot_command::unique_names(argvs.iter().map(|a| bot_command::default_name(a)).collect());
+    let bots = argvs
+        .into_iter()
+        .zip(&names)
+        .enumerate()
+        .map(|(i, (argv, name))| {
+            bot_command::spec(SpecInput {
+                name,
+                argv,
+                workdir: work.path().join(format!("bot{i}")),
+                log_dir: work.path(),
+                seat: i,
+                sandbox: crate::bot::SandboxLevel::Limits,
+                limits: Limits {
+                    cpu_seconds: Some(600),
+                    memory_bytes: Some(2048 << 20),
+                    file_size_bytes: Some(64 << 20),
+                    open_files: Some(256),
+                },
+            })
+        })
+        .collect();
+    let config = PlayConfig {
+        settings,
+        hands: args.hands,
+        seed: args.seed,
+        seat: args.seat,
+        bots,
+        time: protocol::TimeLimits {
+            startup_ms: args.startup_ms,
+            decision_ms: args.decision_ms,
+            bank_ms: 0,
+        },
+    };
+    let mut console = Console {
+        input: io::stdin().lock(),
+        output: io::stdout(),
+    };
+    play(&config, &mut console).await?;
+    Ok(())
+}

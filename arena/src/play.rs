@@ -1,0 +1,433 @@
+//! `arena play`: a person at the terminal against bots.
+//!
+//! The person sits in one seat; the bots are ordinary bot processes spoken to through the
+//! protocol. The person sees exactly what a bot in that seat would: their own cards, public
+//! actions, and cards revealed to them. Bad input is asked again; end of input packs and ends.
+
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+use protocol::{
+    Action, ArenaMessage, DecisionKind, Hello, LegalAction, MatchEnd, PROTOCOL_VERSION, Settings,
+    TimeLimits,
+};
+use rules::{Card, Event, Hand};
+
+use crate::bot::BotSpec;
+use crate::referee::{Connection, build_request, fallback};
+use crate::replay::{describe_event, describe_value};
+
+/// The person's side of the table: where input comes from and output goes.
+pub struct Console<R, W> {
+    pub input: R,
+    pub output: W,
+}
+
+/// One game at the terminal.
+pub struct PlayConfig {
+    pub settings: Settings,
+    pub hands: u64,
+    pub seed: u64,
+    /// The person's seat.
+    pub seat: usize,
+    /// Bots in seat order, skipping the person's seat.
+    pub bots: Vec<BotSpec>,
+    pub time: TimeLimits,
+}
+
+/// Parses what the person typed into an action from the legal set, or says what is wrong.
+pub fn parse_input(text: &str, legal: &[LegalAction]) -> Result<Action, String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let Some(first) = words.first() else {
+        return Err("type an action (see the list above)".into());
+    };
+    let word = first.to_ascii_lowercase();
+    let offered = |name: &str| legal.iter().find(|l| l.name() == name);
+    let name = match word.as_str() {
+        "p" | "pack" | "fold" => "pack",
+        "b" | "bet" | "c" | "chaal" | "call" => "bet",
+        "see" | "look" => "see",
+        "show" => "show",
+        "ss" | "sideshow" => "sideshow",
+        "swap" | "x" => "swap",
+        "k" | "keep" => "keep",
+        "y" | "yes" | "accept" => "accept",
+        "n" | "no" | "refuse" => "refuse",
+        other => return Err(format!("unknown action {other:?}")),
+    };
+    let Some(entry) = offered(name) else {
+        return Err(format!("{name} is not allowed now"));
+    };
+    match entry {
+        LegalAction::Bet {
+            min,
+            max,
+            multiple_of,
+        } => {
+            let amount = match words.get(1) {
+                None => *min,
+                Some(n) => n
+                    .parse::<u64>()
+                    .map_err(|_| format!("{n:?} is not a number of chips"))?,
+            };
+            let action = Action::Bet { amount };
+            if entry.allows(&action) {
+                Ok(action)
+            } else if *multiple_of > 1 {
+                Err(format!(
+                    "bet from {min} to {max}, a multiple of {multiple_of}"
+                ))
+            } else {
+                Err(format!("bet from {min} to {max}"))
+            }
+        }
+        LegalAction::Swap { cards, .. } => {
+            let Some(text) = words.get(1) else {
+                return Err(format!(
+                    "say which card: swap {}",
+                    cards
+                        .iter()
+                        .map(|c| c.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" | swap ")
+                ));
+            };
+            let card: Card = text.parse().map_err(|e| format!("{e}"))?;
+            if cards.contains(&card) {
+                Ok(Action::Swap { card })
+            } else {
+                Err(format!("you do not hold {card}"))
+            }
+        }
+        LegalAction::Pack => Ok(Action::Pack),
+        LegalAction::See => Ok(Action::See),
+        LegalAction::Show { .. } => Ok(Action::Show),
+        LegalAction::Sideshow { .. } => Ok(Action::Sideshow),
+        LegalAction::Keep => Ok(Action::Keep),
+        LegalAction::Accept => Ok(Action::Accept),
+        LegalAction::Refuse => Ok(Action::Refuse),
+    }
+}
+
+fn menu(legal: &[LegalAction]) -> String {
+    legal
+        .iter()
+        .map(|l| match l {
+            LegalAction::Pack => "pack".to_string(),
+            LegalAction::See => "see (look at your cards)".to_string(),
+            LegalAction::Bet {
+                min,
+                max,
+                multiple_of,
+            } => {
+                let step = if *multiple_of > 1 { ", even" } else { "" };
+                format!("bet N ({min}-{max}{step}; plain `bet` = {min})")
+            }
+            LegalAction::Show { cost } => format!("show (costs {cost})"),
+            LegalAction::Sideshow { cost, target } => {
+                format!("sideshow (costs {cost}, asks seat {target})")
+            }
+            LegalAction::Swap { .. } => "swap CARD".to_string(),
+            LegalAction::Keep => "keep".to_string(),
+            LegalAction::Accept => "accept".to_string(),
+            LegalAction::Refuse => "refuse".to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+/// Plays the game. Returns the person's net chips.
+pub async fn play<R: BufRead, W: Write>(
+    config: &PlayConfig,
+    console: &mut Console<R, W>,
+) -> anyhow::Result<i64> {
+    let n = config.bots.len() + 1;
+    config.settings.validate(n)?;
+    let me = config.seat;
+    let bot_seats: Vec<usize> = (0..n).filter(|&s| s != me).collect();
+    let mut names: Vec<String> = vec![String::new(); n];
+    names[me] = "you".into();
+    for (spec, &seat) in config.bots.iter().zip(&bot_seats) {
+        names[seat] = spec.name.clone();
+    }
+    let mut connections: Vec<Option<Connection>> = (0..n).map(|_| None).collect();
+    for (spec, &seat) in config.bots.iter().zip(&bot_seats) {
+        let hello = Hello {
+            protocol: PROTOCOL_VERSION,
+            game: config.settings.variant,
+            settings: config.settings,
+            seat,
+            seats: n,
+            hands: config.hands,
+            first_hand: 0,
+            seed: crate::referee::bot_seed(config.seed, seat),
+            players: names.clone(),
+            time: config.time,
+        };
+        match Connection::start(spec, &hello, None).await {
+            Ok(c) => connections[seat] = Some(c),
+            Err(Ok(spawn)) => return Err(spawn.into()),
+            Err(Err(fault)) => {
+                writeln!(
+                    console.output,
+                    "{} did not start ({}); it will pack",
+                    spec.name, fault.detail
+                )?;
+            }
+        }
+    }
+    writeln!(
+        console.output,
+        "{} with {} bots. You are seat {me}. Type `help` at any prompt.",
+        config.settings.variant,
+        n - 1
+    )?;
+    let blind_start = config.settings.variant.has_blind_play();
+    let mut total = 0i64;
+    let mut next_id = 1;
+    let mut quit = false;
+    for h in 0..config.hands {
+        if quit {
+            break;
+        }
+        let dealer = (h as usize) % n;
+        let (mut hand, events) = Hand::seeded(config.settings, n, dealer, config.seed, h)?;
+        show_events(
+            &mut console.output,
+            h,
+            &events,
+            me,
+            blind_start,
+            &names,
+            &mut connections,
+        )?;
+        while let Some(decision) = hand.to_act() {
+            let seat = decision.seat;
+            let action = if seat == me {
+                if quit {
+                    fallback(decision.kind)
+                } else {
+                    match ask_person(console, &hand, decision.kind)? {
+                        Some(action) => action,
+                        None => {
+                            quit = true;
+                            fallback(decision.kind)
+                        }
+                    }
+                }
+            } else {
+                let request = build_request(
+                    &hand,
+                    h,
+                    decision.kind,
+                    seat,
+                    next_id,
+                    config.time.decision_ms,
+                    0,
+                );
+                next_id += 1;
+                let answer = match connections[seat].as_mut() {
+                    Some(c) => c.ask(&request).await.ok().map(|a| a.action),
+                    None => None,
+                };
+                match answer {
+                    Some(action) if hand.clone().apply(seat, action).is_ok() => action,
+                    _ => fallback(decision.kind),
+                }
+            };
+            let events = hand.apply(seat, action).expect("checked above");
+            show_events(
+                &mut console.output,
+                h,
+                &events,
+                me,
+                blind_start,
+                &names,
+                &mut connections,
+            )?;
+        }
+        let net = hand.payoffs().expect("over")[me];
+        total += net;
+        writeln!(
+            console.output,
+            "You {} {} chips this hand; {total:+} in all.\n",
+            if net >= 0 { "win" } else { "lose" },
+            net.abs()
+        )?;
+    }
+    for c in connections.iter_mut() {
+        if let Some(c) = c {
+            c.queue(&ArenaMessage::MatchEnd(MatchEnd {
+                hands: config.hands,
+                totals: vec![0; n],
+            }));
+        }
+    }
+    for c in connections.into_iter().flatten() {
+        c.close(Duration::from_millis(500)).await;
+    }
+    writeln!(console.output, "Game over: {total:+} chips.")?;
+    Ok(total)
+}
+
+fn show_events<W: Write>(
+    out: &mut W,
+    hand: u64,
+    events: &[Event],
+    me: usize,
+    blind_start: bool,
+    names: &[String],
+    connections: &mut [Option<Connection>],
+) -> std::io::Result<()> {
+    for event in events {
+        for (seat, c) in connections.iter_mut().enumerate() {
+            if let Some(c) = c {
+                c.queue(&ArenaMessage::Event {
+                    hand,
+                    event: event.for_seat(seat, blind_start),
+                });
+            }
+        }
+        let mine = serde_json::to_value(event.for_seat(me, blind_start)).expect("events serialize");
+        let line = describe_event(hand, &mine, names);
+        if !line.is_empty() {
+            writeln!(out, "{}", line.trim_start_matches('\n'))?;
+        }
+    }
+    Ok(())
+}
+
+/// Asks until the person types a legal action. `None` at end of input.
+fn ask_person<R: BufRead, W: Write>(
+    console: &mut Console<R, W>,
+    hand: &Hand,
+    kind: DecisionKind,
+) -> std::io::Result<Option<Action>> {
+    let view = hand.view(hand.to_act().expect("someone decides").seat);
+    let out = &mut console.output;
+    match view.cards {
+        Some(cards) => {
+            let s = hand.settings();
+            let value = rules::describe(s.variant, s.sequence_order, &cards);
+            writeln!(
+                out,
+                "Your cards: {}  ({})",
+                cards
+                    .iter()
+                    .map(|c| c.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                describe_value(&serde_json::to_value(&value).expect("descriptions serialize"))
+            )?;
+        }
+        None => writeln!(out, "Your cards: face down (you are blind)")?,
+    }
+    for (seat, cards) in &view.known {
+        writeln!(
+            out,
+            "You know seat {seat}'s cards: {}",
+            cards
+                .iter()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        )?;
+    }
+    let prompt = match kind {
+        DecisionKind::Swap => "Swap a card?",
+        DecisionKind::Bet => "Your turn.",
+        DecisionKind::SideshowReply => "A sideshow is asked of you.",
+    };
+    loop {
+        writeln!(
+            out,
+            "Pot {}, stake {}. {prompt} {}",
+            view.pot,
+            view.stake,
+            menu(&view.legal)
+        )?;
+        write!(out, "> ")?;
+        out.flush()?;
+        let mut line = String::new();
+        if console.input.read_line(&mut line)? == 0 {
+            writeln!(out, "\n(end of input: you pack and the game ends)")?;
+            return Ok(None);
+        }
+        if line.trim().eq_ignore_ascii_case("help") {
+            writeln!(
+                out,
+                "Actions: pack | bet N (b N, plain `bet` is the minimum) | see | show | sideshow | swap CARD (e.g. swap Kd) | keep | accept | refuse"
+            )?;
+            continue;
+        }
+        match parse_input(&line, &view.legal) {
+            Ok(action) => return Ok(Some(action)),
+            Err(problem) => writeln!(out, "Sorry: {problem}. Try again.")?,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn input_is_parsed_against_the_legal_set() {
+        let legal = vec![
+            LegalAction::Pack,
+            LegalAction::Bet {
+                min: 2,
+                max: 4,
+                multiple_of: 2,
+            },
+            LegalAction::Show { cost: 2 },
+        ];
+        assert_eq!(parse_input("bet 4", &legal), Ok(Action::Bet { amount: 4 }));
+        assert_eq!(parse_input("b", &legal), Ok(Action::Bet { amount: 2 }));
+        assert_eq!(parse_input("  PACK ", &legal), Ok(Action::Pack));
+        assert!(
+            parse_input("bet 3", &legal)
+                .unwrap_err()
+                .contains("multiple of 2")
+        );
+        assert!(
+            parse_input("bet lots", &legal)
+                .unwrap_err()
+                .contains("not a number")
+        );
+        assert!(
+            parse_input("sideshow", &legal)
+                .unwrap_err()
+                .contains("not allowed")
+        );
+        assert!(
+            parse_input("dance", &legal)
+                .unwrap_err()
+                .contains("unknown")
+        );
+        assert!(parse_input("", &legal).is_err());
+        let swap = vec![
+            LegalAction::Swap {
+                cards: rules::card::parse_hand(&["As", "Kd", "3h"]).unwrap(),
+                cost: 0,
+            },
+            LegalAction::Keep,
+        ];
+        assert_eq!(
+            parse_input("swap kd", &swap),
+            Ok(Action::Swap {
+                card: "Kd".parse().unwrap()
+            })
+        );
+        assert!(
+            parse_input("swap 2c", &swap)
+                .unwrap_err()
+                .contains("do not hold")
+        );
+        assert!(
+            parse_input("swap", &swap)
+                .unwrap_err()
+                .contains("which card")
+        );
+    }
+}
