@@ -255,15 +255,11 @@ pub async fn play<R: BufRead, W: Write>(
             net.abs()
         )?;
     }
-    for c in connections.iter_mut() {
-        if let Some(c) = c {
-            c.queue(&ArenaMessage::MatchEnd(MatchEnd {
-                hands: config.hands,
-                totals: vec![0; n],
-            }));
-        }
-    }
-    for c in connections.into_iter().flatten() {
+    for mut c in connections.into_iter().flatten() {
+        c.queue(&ArenaMessage::MatchEnd(MatchEnd {
+            hands: config.hands,
+            totals: vec![0; n],
+        }));
         c.close(Duration::from_millis(500)).await;
     }
     writeln!(console.output, "Game over: {total:+} chips.")?;
