@@ -160,7 +160,7 @@ pub async fn play<R: BufRead, W: Write>(
             seats: n,
             hands: config.hands,
             first_hand: 0,
-            seed: crate::referee::bot_seed(config.seed, seat),
+            seed: crate::referee::hello_seed(config.seed, seat),
             players: names.clone(),
             time: config.time,
         };

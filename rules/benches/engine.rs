@@ -10,7 +10,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use rules::eval::hand_value;
-use rules::{Action, Card, Hand, LegalAction, SequenceOrder, Settings, Variant};
+use rules::{Action, Card, Hand, LegalAction, LegalSet, SequenceOrder, Settings, Variant};
 
 const EVAL_BUDGET: Duration = Duration::from_millis(400);
 const PLAY_BUDGET: Duration = Duration::from_millis(500);
@@ -71,15 +71,23 @@ fn bench_eval(variant: Variant, hands: &[[Card; 3]]) -> f64 {
     evals as f64 / start.elapsed().as_secs_f64()
 }
 
-fn random_action(rng: &mut Rng, legal: &[LegalAction]) -> Action {
-    let rare = |l: &&LegalAction| matches!(l, LegalAction::Pack | LegalAction::Show { .. });
-    let common: Vec<&LegalAction> = legal.iter().filter(|l| !rare(l)).collect();
-    let rare: Vec<&LegalAction> = legal.iter().filter(rare).collect();
-    let entry = if common.is_empty() || (!rare.is_empty() && rng.below(100) < 12) {
-        rare[rng.below(rare.len() as u64) as usize]
+fn random_action(rng: &mut Rng, legal: &LegalSet) -> Action {
+    // Packs and shows are rarer (12%), as in tests/playout.rs, so hands are not all short.
+    let rare = |l: &LegalAction| matches!(l, LegalAction::Pack | LegalAction::Show { .. });
+    let rares = legal.iter().filter(|l| rare(l)).count();
+    let commons = legal.len() - rares;
+    let pick_rare = commons == 0 || (rares > 0 && rng.below(100) < 12);
+    let (pool, count) = if pick_rare {
+        (true, rares)
     } else {
-        common[rng.below(common.len() as u64) as usize]
+        (false, commons)
     };
+    let k = rng.below(count as u64) as usize;
+    let entry = legal
+        .iter()
+        .filter(|l| rare(l) == pool)
+        .nth(k)
+        .expect("k < count");
     match entry {
         LegalAction::Pack => Action::Pack,
         LegalAction::See => Action::See,
@@ -107,6 +115,7 @@ fn bench_hands(variant: Variant, seats: usize) -> (f64, f64) {
     let mut rng = Rng(0x0dd5_eed5 ^ (seats as u64) << 32 ^ variant as u64);
     let mut hands = 0u64;
     let mut decisions = 0u64;
+    let mut buffer = Vec::new();
     let start = Instant::now();
     while start.elapsed() < PLAY_BUDGET {
         for _ in 0..64 {
@@ -115,9 +124,11 @@ fn bench_hands(variant: Variant, seats: usize) -> (f64, f64) {
                 Hand::seeded(settings, seats, dealer, 42, hands).expect("valid table");
             black_box(events);
             while let Some(decision) = hand.to_act() {
-                let action = random_action(&mut rng, &hand.legal());
-                let events = hand.apply(decision.seat, action).expect("legal action");
-                black_box(events);
+                let action = random_action(&mut rng, &hand.legal_set());
+                buffer.clear();
+                hand.apply_into(decision.seat, action, &mut buffer)
+                    .expect("legal action");
+                black_box(&buffer);
                 decisions += 1;
             }
             black_box(hand.payoffs());

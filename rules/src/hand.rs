@@ -63,6 +63,40 @@ enum Phase {
     Over,
 }
 
+/// The legal actions of a decision, without a heap allocation (never more than five).
+#[derive(Clone, Debug, Default)]
+pub struct LegalSet {
+    items: [Option<LegalAction>; 5],
+    len: usize,
+}
+
+impl LegalSet {
+    fn push(&mut self, action: LegalAction) {
+        self.items[self.len] = Some(action);
+        self.len += 1;
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn get(&self, index: usize) -> Option<&LegalAction> {
+        self.items[..self.len].get(index).and_then(Option::as_ref)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &LegalAction> {
+        self.items[..self.len].iter().flatten()
+    }
+
+    pub fn to_vec(&self) -> Vec<LegalAction> {
+        self.iter().cloned().collect()
+    }
+}
+
 /// One hand at a table of N seats.
 #[derive(Clone, Debug)]
 pub struct Hand {
@@ -212,24 +246,34 @@ impl Hand {
 
     /// The legal actions of the seat that must decide (empty once the hand is over).
     pub fn legal(&self) -> Vec<LegalAction> {
-        match self.phase {
-            Phase::Over => Vec::new(),
-            Phase::SideshowReply { .. } => vec![LegalAction::Accept, LegalAction::Refuse],
-            Phase::Swap(seat) => vec![
-                LegalAction::Swap {
-                    cards: self.cards[seat],
-                    cost: self.settings.swap_cost,
-                },
-                LegalAction::Keep,
-            ],
-            Phase::Bet(seat) => self.legal_bets(seat),
-        }
+        self.legal_set().to_vec()
     }
 
-    fn legal_bets(&self, seat: usize) -> Vec<LegalAction> {
+    /// The legal actions without allocating (at most five entries).
+    pub fn legal_set(&self) -> LegalSet {
+        let mut legal = LegalSet::default();
+        match self.phase {
+            Phase::Over => {}
+            Phase::SideshowReply { .. } => {
+                legal.push(LegalAction::Accept);
+                legal.push(LegalAction::Refuse);
+            }
+            Phase::Swap(seat) => {
+                legal.push(LegalAction::Swap {
+                    cards: self.cards[seat],
+                    cost: self.settings.swap_cost,
+                });
+                legal.push(LegalAction::Keep);
+            }
+            Phase::Bet(seat) => self.legal_bets(seat, &mut legal),
+        }
+        legal
+    }
+
+    fn legal_bets(&self, seat: usize, legal: &mut LegalSet) {
         let s = self.stake;
         let max_stake = self.settings.max_stake;
-        let mut legal = vec![LegalAction::Pack];
+        legal.push(LegalAction::Pack);
         let two_left = self.in_hand_count() == 2;
         if !self.seats[seat].seen {
             legal.push(LegalAction::See);
@@ -243,7 +287,7 @@ impl Hand {
                     legal.push(LegalAction::Show { cost: s });
                 }
             }
-            return legal;
+            return;
         }
         legal.push(LegalAction::Bet {
             min: 2 * s,
@@ -263,7 +307,6 @@ impl Hand {
                 target,
             });
         }
-        legal
     }
 
     /// The seat a sideshow would ask: the previous seat still in the hand (counter-clockwise),
@@ -316,6 +359,19 @@ impl Hand {
 
     /// Applies `seat`'s action. An illegal action is an error and changes nothing.
     pub fn apply(&mut self, seat: usize, action: Action) -> Result<Vec<Event>, Illegal> {
+        let mut events = Vec::new();
+        self.apply_into(seat, action, &mut events)?;
+        Ok(events)
+    }
+
+    /// As [`Hand::apply`], appending the events to `events` (a buffer reused across calls
+    /// saves an allocation per decision on hot paths).
+    pub fn apply_into(
+        &mut self,
+        seat: usize,
+        action: Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Illegal> {
         let Some(decision) = self.to_act() else {
             return Err(Illegal::HandOver);
         };
@@ -325,7 +381,7 @@ impl Hand {
                 expected: decision.seat,
             });
         }
-        let legal = self.legal();
+        let legal = self.legal_set();
         if !legal.iter().any(|l| l.allows(&action)) {
             let offered = legal.iter().find(|l| l.name() == action.name());
             let reason = match offered {
@@ -345,16 +401,15 @@ impl Hand {
                 reason,
             });
         }
-        let mut events = Vec::new();
         match (self.phase, action) {
-            (Phase::Swap(_), Action::Swap { card }) => self.swap(seat, card, &mut events),
+            (Phase::Swap(_), Action::Swap { card }) => self.swap(seat, card, events),
             (Phase::Swap(_), Action::Keep) => {
                 events.push(Event::Kept { seat });
                 self.phase = Phase::Bet(seat);
             }
             (Phase::Bet(_), Action::Pack) => {
-                self.pack(seat, PackReason::Chose, &mut events);
-                self.end_turn(seat, &mut events);
+                self.pack(seat, PackReason::Chose, events);
+                self.end_turn(seat, events);
             }
             (Phase::Bet(_), Action::See) => {
                 self.seats[seat].seen = true;
@@ -380,17 +435,17 @@ impl Hand {
                     stake: self.stake,
                     pot: self.pot,
                 });
-                self.end_turn(seat, &mut events);
+                self.end_turn(seat, events);
             }
-            (Phase::Bet(_), Action::Show) => self.show(seat, &mut events),
-            (Phase::Bet(_), Action::Sideshow) => self.ask_sideshow(seat, &mut events),
+            (Phase::Bet(_), Action::Show) => self.show(seat, events),
+            (Phase::Bet(_), Action::Sideshow) => self.ask_sideshow(seat, events),
             (
                 Phase::SideshowReply {
                     seat: asker,
                     target,
                 },
                 Action::Accept,
-            ) => self.sideshow(asker, target, &mut events),
+            ) => self.sideshow(asker, target, events),
             (
                 Phase::SideshowReply {
                     seat: asker,
@@ -402,11 +457,11 @@ impl Hand {
                     seat: asker,
                     target,
                 });
-                self.end_turn(asker, &mut events);
+                self.end_turn(asker, events);
             }
             (phase, action) => unreachable!("legal() offered {action:?} in {phase:?}"),
         }
-        Ok(events)
+        Ok(())
     }
 
     fn swap(&mut self, seat: usize, card: Card, events: &mut Vec<Event>) {

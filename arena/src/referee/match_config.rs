@@ -53,3 +53,9 @@ pub fn bot_seed(match_seed: u64, seat: usize) -> u64 {
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
 }
+
+/// The seed in a seat's hello: [`bot_seed`] cut to 53 bits, so that it survives JSON readers
+/// that hold numbers as doubles (JavaScript's `JSON.parse`) exactly.
+pub fn hello_seed(match_seed: u64, seat: usize) -> u64 {
+    bot_seed(match_seed, seat) & ((1 << 53) - 1)
+}

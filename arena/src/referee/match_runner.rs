@@ -10,7 +10,7 @@ use rules::{Event, Hand, SettingsError};
 use tokio_util::sync::CancellationToken;
 
 use super::connection::{Connection, SeatFault};
-use super::match_config::{MatchConfig, SeatConfig, bot_seed};
+use super::match_config::{MatchConfig, SeatConfig, hello_seed};
 use super::request::build_request;
 use super::result::{MatchResult, SeatResult};
 use crate::bot::SpawnError;
@@ -19,9 +19,9 @@ use crate::replay::{ActionSource, BotRecord, BotStatus, Header, Record, ReplayWr
 /// Why a match could not be played (bots misbehaving is never one of these).
 #[derive(Debug, thiserror::Error)]
 pub enum MatchError {
-    #[error("{0}")]
+    #[error(transparent)]
     Settings(#[from] SettingsError),
-    #[error("{0}")]
+    #[error(transparent)]
     Spawn(#[from] SpawnError),
     #[error("cannot write the replay: {0}")]
     Replay(#[from] std::io::Error),
@@ -219,7 +219,7 @@ impl<'a> Referee<'a> {
             seats: self.seats.len(),
             hands: config.hands,
             first_hand,
-            seed: bot_seed(config.seed, seat),
+            seed: hello_seed(config.seed, seat),
             players: self
                 .seats
                 .iter()

@@ -1,0 +1,1744 @@
+//! The JSON Schemas of the protocol (`protocol/schema/*.json`) checked three ways:
+//!
+//! - they are valid draft 2020-12 schemas that compile, and keep the forward-compatibility
+//!   promise (no object closes itself to unknown fields);
+//! - the committed transcripts of real matches (`tests/data/*.txt`, recorded with the arena,
+//!   see `tests/data/README.md`) validate line by line, cover every message type, event kind,
+//!   request kind and action, and agree with how the Rust types read the same lines;
+//! - values built from the Rust types (every variant of every enum on the wire, and every event
+//!   and request of hands played by the rules engine) validate, and the schemas' enumerations
+//!   are exactly the Rust enums' names, so that the two cannot drift apart silently.
+//!
+//! Nothing here needs a built arena: the transcripts are data.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use jsonschema::Validator;
+use protocol::{
+    Action, Answer, ArenaMessage, BotHello, DecisionKind, Event, FaultKind, FaultNotice, Hello,
+    LegalAction, MatchEnd, PlayerView, Request, SequenceOrder, Settings, TimeLimits, Variant,
+};
+use rules::eval::Category;
+use rules::{Card, EndReason, Hand, HandDescription, PackReason, RevealReason, RevealedHand};
+use serde_json::{Value, json};
+
+// ----- loading ---------------------------------------------------------------------------------
+
+const ARENA_TO_BOT: &str = "arena-to-bot.schema.json";
+const BOT_TO_ARENA: &str = "bot-to-arena.schema.json";
+
+fn manifest_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn schema_json(name: &str) -> Value {
+    let path = manifest_dir().join("schema").join(name);
+    let text =
+        fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()))
+}
+
+fn validator(name: &str) -> Validator {
+    jsonschema::draft202012::new(&schema_json(name))
+        .unwrap_or_else(|e| panic!("{name} does not compile: {e}"))
+}
+
+fn arena_schema() -> Validator {
+    validator(ARENA_TO_BOT)
+}
+
+fn bot_schema() -> Validator {
+    validator(BOT_TO_ARENA)
+}
+
+/// Every error of `value` against `schema`, one per line (empty if valid).
+fn errors(schema: &Validator, value: &Value) -> String {
+    schema
+        .iter_errors(value)
+        .map(|e| format!("  at {}: {e}", e.instance_path()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[track_caller]
+fn assert_valid(schema: &Validator, value: &Value, what: &str) {
+    let errors = errors(schema, value);
+    assert!(
+        errors.is_empty(),
+        "{what} fails the schema:\n{value}\n{errors}"
+    );
+}
+
+/// Who wrote a transcript line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Dir {
+    /// `>> `: the arena wrote it to the bot.
+    ToBot,
+    /// `<< `: the bot wrote it to the arena.
+    FromBot,
+}
+
+struct Line {
+    dir: Dir,
+    /// `file:line`, for messages.
+    place: String,
+    text: String,
+    /// The parsed JSON, if the line is JSON.
+    json: Option<Value>,
+}
+
+struct Transcript {
+    /// The recording it belongs to: the file name up to the first dot (`classic`, ...).
+    recording: String,
+    lines: Vec<Line>,
+}
+
+fn data_dir() -> PathBuf {
+    manifest_dir().join("tests").join("data")
+}
+
+fn transcripts() -> Vec<Transcript> {
+    let mut paths: Vec<PathBuf> = fs::read_dir(data_dir())
+        .expect("tests/data exists")
+        .map(|entry| entry.expect("readable directory").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "txt"))
+        .collect();
+    paths.sort();
+    assert!(!paths.is_empty(), "no transcripts in tests/data");
+    paths
+        .iter()
+        .map(|path| {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let text = fs::read_to_string(path).unwrap();
+            let lines = text
+                .lines()
+                .enumerate()
+                .map(|(i, raw)| {
+                    let place = format!("{name}:{}", i + 1);
+                    let (dir, text) = if let Some(rest) = raw.strip_prefix(">> ") {
+                        (Dir::ToBot, rest)
+                    } else if let Some(rest) = raw.strip_prefix("<< ") {
+                        (Dir::FromBot, rest)
+                    } else {
+                        panic!("{place}: neither `>> ` nor `<< `: {raw}");
+                    };
+                    Line {
+                        dir,
+                        place,
+                        text: text.to_string(),
+                        json: serde_json::from_str(text).ok(),
+                    }
+                })
+                .collect();
+            Transcript {
+                recording: name.split('.').next().unwrap().to_string(),
+                lines,
+            }
+        })
+        .collect()
+}
+
+fn str_field<'a>(value: &'a Value, field: &str) -> Option<&'a str> {
+    value.get(field).and_then(Value::as_str)
+}
+
+/// The strings of an `enum` somewhere in a schema (`pointer` is a JSON pointer).
+fn schema_enum(schema: &Value, pointer: &str) -> BTreeSet<String> {
+    schema
+        .pointer(pointer)
+        .and_then(Value::as_array)
+        .unwrap_or_else(|| panic!("no enum at {pointer}"))
+        .iter()
+        .map(|v| v.as_str().expect("string enum").to_string())
+        .collect()
+}
+
+fn set(items: &[&str]) -> BTreeSet<String> {
+    items.iter().map(|s| s.to_string()).collect()
+}
+
+// ----- (a) the schemas themselves ---------------------------------------------------------------
+
+#[test]
+fn schemas_are_valid_draft_2020_12_schemas_and_compile() {
+    for name in [ARENA_TO_BOT, BOT_TO_ARENA] {
+        let schema = schema_json(name);
+        assert_eq!(
+            schema["$schema"], "https://json-schema.org/draft/2020-12/schema",
+            "{name} must declare draft 2020-12"
+        );
+        if let Err(e) = jsonschema::draft202012::meta::validate(&schema) {
+            panic!("{name} is not a valid draft 2020-12 schema: {e}");
+        }
+        validator(name);
+        for key in ["title", "description"] {
+            assert!(schema[key].is_string(), "{name} has no {key}");
+        }
+    }
+}
+
+/// Walks every object of a schema document, with its JSON pointer.
+fn walk<'a>(value: &'a Value, pointer: String, visit: &mut dyn FnMut(&str, &'a Value)) {
+    match value {
+        Value::Object(map) => {
+            visit(&pointer, value);
+            for (key, child) in map {
+                let key = key.replace('~', "~0").replace('/', "~1");
+                walk(child, format!("{pointer}/{key}"), visit);
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                walk(child, format!("{pointer}/{i}"), visit);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn schemas_stay_open_to_unknown_fields_and_use_every_definition() {
+    for name in [ARENA_TO_BOT, BOT_TO_ARENA] {
+        let schema = schema_json(name);
+        let mut refs = BTreeSet::new();
+        walk(&schema, String::new(), &mut |pointer, node| {
+            // Unknown fields are ignored in both directions (PROTOCOL.md, Versioning): no object
+            // may be closed. (`known` maps seats to hands: its additionalProperties is a schema.)
+            for key in ["additionalProperties", "unevaluatedProperties"] {
+                assert_ne!(
+                    node.get(key),
+                    Some(&Value::Bool(false)),
+                    "{name}{pointer}: {key}: false breaks forward compatibility"
+                );
+            }
+            if let Some(target) = str_field(node, "$ref") {
+                refs.insert(target.to_string());
+            }
+        });
+        for def in schema["$defs"].as_object().expect("$defs").keys() {
+            assert!(
+                refs.contains(&format!("#/$defs/{def}")),
+                "{name}: $defs/{def} is never used"
+            );
+        }
+        for target in &refs {
+            assert!(
+                target.starts_with("#/") && schema.pointer(&target[1..]).is_some(),
+                "{name}: $ref {target} points nowhere"
+            );
+        }
+    }
+}
+
+// ----- (b) transcripts validate line by line ----------------------------------------------------
+
+/// A bot line is deliberately bad when the arena's next line says it was malformed (the lines
+/// of `faulty_bot.py`). Those, and only those, must fail the bot-to-arena schema.
+fn arena_called_it_malformed(lines: &[Line], index: usize) -> bool {
+    lines[index + 1..]
+        .iter()
+        .find(|line| line.dir == Dir::ToBot)
+        .and_then(|line| line.json.as_ref())
+        .is_some_and(|next| {
+            str_field(next, "type") == Some("fault")
+                && matches!(str_field(next, "fault"), Some("malformed" | "startup"))
+        })
+}
+
+/// Whether the arena's own types accept a bot line (the first line of a process is its hello).
+fn rust_accepts_bot_line(text: &str, is_hello: bool) -> bool {
+    if is_hello {
+        serde_json::from_str::<BotHello>(text)
+            .is_ok_and(|hello| hello.kind == "hello" && !hello.name.trim().is_empty())
+    } else {
+        serde_json::from_str::<Answer>(text).is_ok()
+    }
+}
+
+/// Reads an arena line back into its Rust type, where the type can be read, and writes it again:
+/// the result must be the same JSON (so the recorded lines are what the current types write).
+fn rust_round_trip(value: &Value) -> Option<Value> {
+    let message = match str_field(value, "type")? {
+        "hello" => ArenaMessage::Hello(serde_json::from_value::<Hello>(value.clone()).ok()?),
+        "request" => ArenaMessage::Request(serde_json::from_value::<Request>(value.clone()).ok()?),
+        "fault" => ArenaMessage::Fault(serde_json::from_value::<FaultNotice>(value.clone()).ok()?),
+        "match_end" => {
+            ArenaMessage::MatchEnd(serde_json::from_value::<MatchEnd>(value.clone()).ok()?)
+        }
+        // Events are write-only in Rust (rules::Event has no Deserialize); the round-trip test
+        // below builds every kind instead.
+        _ => return Some(value.clone()),
+    };
+    Some(serde_json::to_value(&message).expect("serializes"))
+}
+
+#[test]
+fn recorded_transcripts_validate_line_by_line() {
+    let arena = arena_schema();
+    let bot = bot_schema();
+    let mut failures = Vec::new();
+    let mut deliberately_bad = 0;
+    let mut checked = (0, 0);
+    for transcript in transcripts() {
+        let lines = &transcript.lines;
+        assert!(
+            lines.first().is_some_and(|l| l.dir == Dir::ToBot),
+            "{}: a transcript starts with the arena's hello",
+            transcript.recording
+        );
+        let mut seen_bot_line = false;
+        for (i, line) in lines.iter().enumerate() {
+            match line.dir {
+                Dir::ToBot => {
+                    checked.0 += 1;
+                    let Some(value) = &line.json else {
+                        failures.push(format!("{}: the arena wrote a non-JSON line", line.place));
+                        continue;
+                    };
+                    let e = errors(&arena, value);
+                    if !e.is_empty() {
+                        failures.push(format!("{}: {}\n{e}", line.place, line.text));
+                    }
+                    match rust_round_trip(value) {
+                        Some(again) if &again == value => {}
+                        Some(again) => failures.push(format!(
+                            "{}: the Rust types write this line differently now:\n  recorded {value}\n  now      {again}",
+                            line.place
+                        )),
+                        None => failures.push(format!(
+                            "{}: the Rust types cannot read this line: {}",
+                            line.place, line.text
+                        )),
+                    }
+                }
+                Dir::FromBot => {
+                    checked.1 += 1;
+                    let is_hello = !seen_bot_line;
+                    seen_bot_line = true;
+                    let schema_ok = line.json.as_ref().is_some_and(|v| bot.is_valid(v));
+                    let bad = arena_called_it_malformed(lines, i);
+                    deliberately_bad += usize::from(bad);
+                    if schema_ok == bad {
+                        let why = line
+                            .json
+                            .as_ref()
+                            .map(|v| errors(&bot, v))
+                            .unwrap_or_else(|| "  not JSON".into());
+                        failures.push(format!(
+                            "{}: schema says {}, the arena said {}: {}\n{why}",
+                            line.place,
+                            if schema_ok { "valid" } else { "invalid" },
+                            if bad { "malformed" } else { "fine" },
+                            line.text
+                        ));
+                    }
+                    if rust_accepts_bot_line(&line.text, is_hello) != schema_ok {
+                        failures.push(format!(
+                            "{}: the schema and the Rust types disagree on {}",
+                            line.place, line.text
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} problems:\n{}\n(If the protocol changed on purpose, update the schemas and record \
+         the transcripts again: sh protocol/tests/data/record.sh)",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(
+        checked.0 > 1000 && checked.1 > 100,
+        "too few lines: {checked:?}"
+    );
+    // faulty_bot.py's {"action":"fly"} and {"action":"bet"} without an amount.
+    assert!(
+        deliberately_bad >= 2,
+        "the transcripts should hold the faulty bot's malformed answers"
+    );
+}
+
+// ----- (c) the transcripts exercise every part of the schemas -----------------------------------
+
+#[derive(Default)]
+struct Coverage {
+    message_types: BTreeSet<String>,
+    event_kinds: BTreeSet<String>,
+    request_kinds: BTreeSet<String>,
+    legal_actions: BTreeSet<String>,
+    answer_actions: BTreeSet<String>,
+    bot_hellos: usize,
+    fault_kinds: BTreeSet<String>,
+    hand_values: BTreeSet<String>,
+    /// `event.field` and `request.field` for optional fields seen present and absent.
+    present: BTreeSet<String>,
+    absent: BTreeSet<String>,
+    /// `event.reason` values, and `bet.blind=true|false`.
+    reasons: BTreeSet<String>,
+    recordings: BTreeMap<String, BTreeSet<String>>,
+}
+
+fn coverage() -> Coverage {
+    let mut c = Coverage::default();
+    let optional: &[(&str, &[&str])] = &[
+        ("dealt", &["cards"]),
+        ("saw", &["cards"]),
+        ("swapped", &["discarded", "drawn"]),
+        ("sideshow_compared", &["seat_cards", "target_cards"]),
+        ("request", &["cards", "known", "sideshow_from"]),
+        ("fault", &["id", "applied"]),
+    ];
+    for transcript in transcripts() {
+        let games = c
+            .recordings
+            .entry(transcript.recording.clone())
+            .or_default();
+        for line in &transcript.lines {
+            let Some(value) = &line.json else { continue };
+            match line.dir {
+                Dir::FromBot => {
+                    if let Some(action) = str_field(value, "action") {
+                        c.answer_actions.insert(action.to_string());
+                    } else if str_field(value, "type") == Some("hello") {
+                        c.bot_hellos += 1;
+                    }
+                }
+                Dir::ToBot => {
+                    let ty = str_field(value, "type").unwrap_or_default().to_string();
+                    c.message_types.insert(ty.clone());
+                    let mut kind = ty.clone();
+                    match ty.as_str() {
+                        "hello" => {
+                            games.insert(str_field(value, "game").unwrap().to_string());
+                        }
+                        "event" => {
+                            kind = str_field(value, "event").unwrap().to_string();
+                            c.event_kinds.insert(kind.clone());
+                            if let Some(reason) = str_field(value, "reason") {
+                                c.reasons.insert(format!("{kind}.{reason}"));
+                            }
+                            if let Some(blind) = value.get("blind") {
+                                c.reasons.insert(format!("{kind}.blind={blind}"));
+                            }
+                            for hand in value["hands"].as_array().into_iter().flatten() {
+                                let value_kind = str_field(&hand["value"], "kind").unwrap();
+                                c.hand_values.insert(value_kind.to_string());
+                            }
+                        }
+                        "request" => {
+                            c.request_kinds
+                                .insert(str_field(value, "kind").unwrap().to_string());
+                            for legal in value["legal"].as_array().unwrap() {
+                                c.legal_actions
+                                    .insert(str_field(legal, "action").unwrap().to_string());
+                            }
+                        }
+                        "fault" => {
+                            c.fault_kinds
+                                .insert(str_field(value, "fault").unwrap().to_string());
+                        }
+                        _ => {}
+                    }
+                    for (owner, fields) in optional {
+                        if *owner == kind {
+                            for field in *fields {
+                                let key = format!("{kind}.{field}");
+                                if value.get(*field).is_some() {
+                                    c.present.insert(key);
+                                } else {
+                                    c.absent.insert(key);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    c
+}
+
+#[test]
+fn transcripts_cover_every_message_type_event_kind_and_action() {
+    let arena = schema_json(ARENA_TO_BOT);
+    let bot = schema_json(BOT_TO_ARENA);
+    let c = coverage();
+
+    // The lists come from the schemas: a kind added to a schema needs a transcript showing it.
+    assert_eq!(
+        c.message_types,
+        schema_enum(&arena, "/properties/type/enum")
+    );
+    assert_eq!(
+        c.event_kinds,
+        schema_enum(&arena, "/$defs/event/properties/event/enum")
+    );
+    assert_eq!(
+        c.request_kinds,
+        schema_enum(&arena, "/$defs/request/properties/kind/enum")
+    );
+    assert_eq!(
+        c.legal_actions,
+        schema_enum(&arena, "/$defs/legal_action/properties/action/enum")
+    );
+    let answer_actions = schema_enum(&bot, "/$defs/answer/properties/action/enum");
+    let never_answered: Vec<&String> = answer_actions.difference(&c.answer_actions).collect();
+    assert!(
+        never_answered.is_empty(),
+        "never answered: {never_answered:?}"
+    );
+    assert!(
+        c.answer_actions.contains("fly"),
+        "the deliberately bad action"
+    );
+    assert!(c.bot_hellos >= 10);
+
+    // Every optional field seen both ways: the arena hides cards from the seats that may not
+    // know them, and shows them to the seat that may.
+    let optional = [
+        "dealt.cards",
+        "saw.cards",
+        "swapped.discarded",
+        "swapped.drawn",
+        "sideshow_compared.seat_cards",
+        "sideshow_compared.target_cards",
+        "request.cards",
+        "request.known",
+        "request.sideshow_from",
+    ];
+    for field in optional {
+        assert!(c.present.contains(field), "{field} never present");
+        assert!(c.absent.contains(field), "{field} never absent");
+    }
+    assert!(c.present.contains("fault.id") && c.present.contains("fault.applied"));
+
+    // One recording per variant, at tables of several seats.
+    let games: BTreeSet<String> = c.recordings.values().flatten().cloned().collect();
+    assert_eq!(games, set(&["classic", "closest-555", "lallan-kallan"]));
+    assert!(
+        c.fault_kinds
+            .is_superset(&set(&["illegal", "malformed", "wrong_id", "timeout"])),
+        "{:?}",
+        c.fault_kinds
+    );
+    assert_eq!(c.hand_values, set(&["closest555", "ranked"]));
+    for reason in [
+        "packed.chose",
+        "packed.lost_sideshow",
+        "revealed.show",
+        "revealed.pot_limit",
+        "revealed.turn_cap",
+        "hand_ended.last_standing",
+        "hand_ended.show",
+        "hand_ended.pot_limit",
+        "hand_ended.turn_cap",
+        "bet.blind=true",
+        "bet.blind=false",
+    ] {
+        assert!(c.reasons.contains(reason), "no {reason} in the transcripts");
+    }
+}
+
+// ----- (d) negative cases, and agreement with the Rust types on hand-written lines --------------
+
+#[test]
+fn arena_schema_rejects_what_the_arena_never_writes() {
+    let arena = arena_schema();
+    let request = json!({"type":"request","id":3,"hand":0,"kind":"bet",
+        "legal":[{"action":"pack"},{"action":"bet","min":2,"max":4,"multiple_of":2}],
+        "pot":3,"stake":1,"dealer":0,"cards":["As","Kd","3h"],
+        "players":[{"in_hand":true,"seen":true,"dead":false,"put_in":1,"turns":0,"swaps":0},
+                   {"in_hand":true,"seen":true,"dead":false,"put_in":1,"turns":0,"swaps":0}],
+        "time_ms":1000,"bank_ms":10000});
+    assert_valid(&arena, &request, "the base request");
+    let with = |pointer: &str, new: Value| {
+        let mut value = request.clone();
+        match pointer.rfind('/') {
+            // A top-level field: set it, present or not.
+            Some(0) => value[&pointer[1..]] = new,
+            _ => *value.pointer_mut(pointer).expect("an existing field") = new,
+        }
+        value
+    };
+    let without = |field: &str| {
+        let mut value = request.clone();
+        value.as_object_mut().unwrap().remove(field);
+        value
+    };
+    let mut unknown_field = request.clone();
+    unknown_field["future_field"] = json!({"anything": [1, 2]});
+    assert_valid(&arena, &unknown_field, "a request with an unknown field");
+
+    let bad: Vec<(&str, Value)> = vec![
+        ("a request without id", without("id")),
+        ("a request without dealer", without("dealer")),
+        ("a request without legal", without("legal")),
+        ("a negative pot", with("/pot", json!(-1))),
+        ("a fractional stake", with("/stake", json!(1.5))),
+        ("an unknown request kind", with("/kind", json!("dance"))),
+        (
+            "an unknown legal action",
+            with("/legal/0", json!({"action":"fly"})),
+        ),
+        (
+            "a bet entry without bounds",
+            with("/legal/1", json!({"action":"bet"})),
+        ),
+        ("a card \"1s\"", with("/cards/0", json!("1s"))),
+        (
+            "a card \"10d\" (the arena writes \"Td\")",
+            with("/cards/0", json!("10d")),
+        ),
+        ("a lower-case card", with("/cards/0", json!("as"))),
+        ("two cards", with("/cards", json!(["As", "Kd"]))),
+        ("a repeated card", with("/cards", json!(["As", "As", "Kd"]))),
+        (
+            "a known key that is no seat",
+            with("/known", json!({"x":["2c","3c","4c"]})),
+        ),
+        (
+            "sideshow_from on a bet request",
+            with("/sideshow_from", json!(1)),
+        ),
+        (
+            "a sideshow_reply without sideshow_from",
+            with("/kind", json!("sideshow_reply")),
+        ),
+        (
+            "a player without put_in",
+            with("/players/0", json!({"in_hand":true})),
+        ),
+        (
+            "an event with an unknown kind",
+            json!({"type":"event","hand":0,"event":"teleported","seat":1}),
+        ),
+        (
+            "an event without hand",
+            json!({"type":"event","event":"kept","seat":1}),
+        ),
+        (
+            "a dealt event without redeal",
+            json!({"type":"event","hand":0,"event":"dealt","seat":0}),
+        ),
+        (
+            "a dealt event with a card \"1s\"",
+            json!({"type":"event","hand":0,"event":"dealt","seat":0,"redeal":0,"cards":["1s","2s","3s"]}),
+        ),
+        (
+            "a bet event without blind",
+            json!({"type":"event","hand":0,"event":"bet","seat":0,"amount":2,"stake":1,"pot":5}),
+        ),
+        (
+            "a packed event with an unknown reason",
+            json!({"type":"event","hand":0,"event":"packed","seat":0,"reason":"dead"}),
+        ),
+        (
+            "a swap drawn without the discarded card",
+            json!({"type":"event","hand":0,"event":"swapped","seat":0,"cost":0,"drawn":"5s"}),
+        ),
+        (
+            "a revealed hand with an unknown value kind",
+            json!({"type":"event","hand":0,"event":"revealed","reason":"show",
+                   "hands":[{"seat":0,"cards":["2c","3c","4c"],"value":{"kind":"magic"}}]}),
+        ),
+        (
+            "a hello without seed",
+            json!({"type":"hello","protocol":1,"game":"classic","settings":Settings::default(),
+                   "seat":0,"seats":2,"hands":1,"first_hand":0,"players":["a","b"],
+                   "time":{"startup_ms":1,"decision_ms":1,"bank_ms":1}}),
+        ),
+        (
+            "a fault of an unknown kind",
+            json!({"type":"fault","fault":"cheating","detail":"no"}),
+        ),
+        (
+            "a fault whose applied action is not an action",
+            json!({"type":"fault","fault":"timeout","detail":"late","applied":{"action":"fly"}}),
+        ),
+        (
+            "a match_end without totals",
+            json!({"type":"match_end","hands":3}),
+        ),
+        ("an unknown message type", json!({"type":"goodbye"})),
+        (
+            "a message without type",
+            json!({"hand":0,"event":"kept","seat":1}),
+        ),
+        ("not an object", json!(["type", "hello"])),
+    ];
+    for (what, value) in bad {
+        assert!(!arena.is_valid(&value), "{what} passes the schema: {value}");
+    }
+}
+
+/// Bot lines, and whether the arena accepts them (the schema must say the same).
+const BOT_LINES: &[(&str, bool, &str)] = &[
+    // The hello.
+    (
+        r#"{"type":"hello","name":"my-bot","version":"1.0","protocol":1}"#,
+        true,
+        "full hello",
+    ),
+    (r#"{"type":"hello","name":"my-bot"}"#, true, "minimal hello"),
+    (
+        r#"{"name":"b","type":"hello","protocol":null,"extra":[1]}"#,
+        true,
+        "null protocol, extra",
+    ),
+    (r#"{"type":"hello"}"#, false, "hello without name"),
+    (r#"{"type":"hello","name":"  "}"#, false, "blank name"),
+    (r#"{"type":"helo","name":"b"}"#, false, "wrong type"),
+    (
+        r#"{"type":"hello","name":"b","version":2}"#,
+        false,
+        "version not a string",
+    ),
+    (
+        r#"{"type":"hello","name":"b","protocol":-1}"#,
+        false,
+        "negative protocol",
+    ),
+    (
+        r#"{"type":"hello","name":"b","protocol":4294967296}"#,
+        false,
+        "protocol above u32",
+    ),
+    // Answers.
+    (r#"{"id":7,"action":"bet","amount":4}"#, false, "bet"),
+    (r#"{"action":"pack","id":9}"#, false, "fields in any order"),
+    (r#"{"id":1,"action":"see"}"#, false, "see"),
+    (r#"{"id":1,"action":"show"}"#, false, "show"),
+    (r#"{"id":1,"action":"sideshow"}"#, false, "sideshow"),
+    (r#"{"id":1,"action":"keep"}"#, false, "keep"),
+    (r#"{"id":1,"action":"accept"}"#, false, "accept"),
+    (r#"{"id":1,"action":"refuse"}"#, false, "refuse"),
+    (r#"{"id":8,"action":"swap","card":"Kd"}"#, false, "swap"),
+    (
+        r#"{"id":8,"action":"swap","card":"10d","note":"hi"}"#,
+        false,
+        "10 for the ten",
+    ),
+    (
+        r#"{"id":8,"action":"swap","card":"td"}"#,
+        false,
+        "lower-case rank",
+    ),
+    (
+        r#"{"id":8,"action":"swap","card":"KD"}"#,
+        false,
+        "upper-case suit",
+    ),
+    (
+        r#"{"id":1,"action":"pack","amount":3}"#,
+        false,
+        "a parameter pack ignores",
+    ),
+    (
+        r#"{"id":1,"action":"bet","amount":4,"card":"As"}"#,
+        false,
+        "an ignored card",
+    ),
+    (r#"{"id":7,"action":"fly"}"#, false, "unknown action"),
+    (r#"{"action":"pack"}"#, false, "no id"),
+    (r#"{"id":7}"#, false, "no action"),
+    (r#"{"id":"7","action":"pack"}"#, false, "id as a string"),
+    (r#"{"id":-7,"action":"pack"}"#, false, "negative id"),
+    (r#"{"id":7,"action":"bet"}"#, false, "bet without amount"),
+    (
+        r#"{"id":7,"action":"bet","amount":-2}"#,
+        false,
+        "negative amount",
+    ),
+    (
+        r#"{"id":7,"action":"bet","amount":2.5}"#,
+        false,
+        "fractional amount",
+    ),
+    (
+        r#"{"id":7,"action":"bet","amount":"4"}"#,
+        false,
+        "amount as a string",
+    ),
+    (r#"{"id":8,"action":"swap"}"#, false, "swap without card"),
+    (r#"{"id":8,"action":"swap","card":"1s"}"#, false, "card 1s"),
+    (
+        r#"{"id":8,"action":"swap","card":"Kx"}"#,
+        false,
+        "unknown suit",
+    ),
+    (r#"{"id":8,"action":"swap","card":"11d"}"#, false, "rank 11"),
+    (
+        r#"{"id":8,"action":"swap","card":["Kd"]}"#,
+        false,
+        "card in an array",
+    ),
+    (r#"["id",8]"#, false, "not an object"),
+];
+
+/// Bot lines on which the schema and the arena knowingly differ (the schema's description says
+/// so): `(line, schema verdict, arena verdict, why)`. Listed so that a change on either side
+/// shows up here.
+const KNOWN_DIFFERENCES: &[(&str, bool, bool, &str)] = &[
+    (
+        r#"{"id":7.0,"action":"pack"}"#,
+        true,
+        false,
+        "7.0 is an integer to JSON Schema, a float to serde",
+    ),
+    (
+        r#"{"id":7,"action":"bet","amount":4.0}"#,
+        true,
+        false,
+        "the same for an amount",
+    ),
+    (
+        r#"{"id":18446744073709551616,"action":"pack"}"#,
+        true,
+        false,
+        "above u64::MAX: a float to serde_json, and no JSON Schema bound can tell",
+    ),
+    (
+        r#"{"id":7,"action":"pack","id":8}"#,
+        true,
+        false,
+        "a duplicate field: the JSON value keeps the last one, serde refuses it",
+    ),
+    (
+        r#"{"id":7,"action":"swap","card":" As "}"#,
+        false,
+        true,
+        "the arena trims a card; the schema asks for the plain form",
+    ),
+];
+
+#[test]
+fn bot_schema_accepts_and_rejects_what_the_arena_does() {
+    let bot = bot_schema();
+    let mut disagreements = Vec::new();
+    for (line, is_hello, what) in BOT_LINES {
+        let value: Value = serde_json::from_str(line).unwrap();
+        let schema_ok = bot.is_valid(&value);
+        let rust_ok = rust_accepts_bot_line(line, *is_hello);
+        if schema_ok != rust_ok {
+            disagreements.push(format!(
+                "{what}: schema {schema_ok}, arena {rust_ok}: {line}"
+            ));
+        }
+    }
+    assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
+    for (line, schema_says, arena_says, why) in KNOWN_DIFFERENCES {
+        let schema_ok = serde_json::from_str::<Value>(line).is_ok_and(|v| bot.is_valid(&v));
+        assert_eq!(schema_ok, *schema_says, "schema on {line} ({why})");
+        assert_eq!(
+            rust_accepts_bot_line(line, false),
+            *arena_says,
+            "arena on {line} ({why})"
+        );
+    }
+
+    // The brief's four classic mistakes, spelled out.
+    for line in [
+        r#"{"action":"pack"}"#,
+        r#"{"id":7,"action":"fly"}"#,
+        r#"{"id":8,"action":"swap","card":"1s"}"#,
+        r#"{"id":7,"action":"bet"}"#,
+    ] {
+        assert!(
+            !bot.is_valid(&serde_json::from_str(line).unwrap()),
+            "{line}"
+        );
+    }
+}
+
+// ----- (e) values built from the Rust types ----------------------------------------------------
+
+fn card(text: &str) -> Card {
+    text.parse().unwrap()
+}
+
+fn hand3(text: &str) -> [Card; 3] {
+    let cards = rules::card::cards(text).unwrap();
+    [cards[0], cards[1], cards[2]]
+}
+
+/// One of each variant, for each enum without an `ALL` list. Each `match` has no wildcard, so
+/// a new variant stops this test from compiling until it is listed here (and in the schema).
+fn every_pack_reason() -> Vec<PackReason> {
+    let all = vec![PackReason::Chose, PackReason::LostSideshow];
+    for r in &all {
+        match r {
+            PackReason::Chose | PackReason::LostSideshow => {}
+        }
+    }
+    all
+}
+
+fn every_reveal_reason() -> Vec<RevealReason> {
+    let all = vec![
+        RevealReason::Show,
+        RevealReason::PotLimit,
+        RevealReason::TurnCap,
+    ];
+    for r in &all {
+        match r {
+            RevealReason::Show | RevealReason::PotLimit | RevealReason::TurnCap => {}
+        }
+    }
+    all
+}
+
+fn every_end_reason() -> Vec<EndReason> {
+    let all = vec![
+        EndReason::LastStanding,
+        EndReason::LoneSurvivor,
+        EndReason::Show,
+        EndReason::PotLimit,
+        EndReason::TurnCap,
+        EndReason::RedealCap,
+    ];
+    for r in &all {
+        match r {
+            EndReason::LastStanding
+            | EndReason::LoneSurvivor
+            | EndReason::Show
+            | EndReason::PotLimit
+            | EndReason::TurnCap
+            | EndReason::RedealCap => {}
+        }
+    }
+    all
+}
+
+fn every_category() -> Vec<Category> {
+    let all = vec![
+        Category::HighCard,
+        Category::Pair,
+        Category::Colour,
+        Category::Sequence,
+        Category::PureSequence,
+        Category::Trail,
+    ];
+    for c in &all {
+        match c {
+            Category::HighCard
+            | Category::Pair
+            | Category::Colour
+            | Category::Sequence
+            | Category::PureSequence
+            | Category::Trail => {}
+        }
+    }
+    all
+}
+
+fn every_decision_kind() -> Vec<DecisionKind> {
+    let all = vec![
+        DecisionKind::Bet,
+        DecisionKind::Swap,
+        DecisionKind::SideshowReply,
+    ];
+    for k in &all {
+        match k {
+            DecisionKind::Bet | DecisionKind::Swap | DecisionKind::SideshowReply => {}
+        }
+    }
+    all
+}
+
+fn every_sequence_order() -> Vec<SequenceOrder> {
+    let all = vec![SequenceOrder::A23High, SequenceOrder::AkqHigh];
+    for o in &all {
+        match o {
+            SequenceOrder::A23High | SequenceOrder::AkqHigh => {}
+        }
+    }
+    all
+}
+
+fn every_action() -> Vec<Action> {
+    let all = vec![
+        Action::Pack,
+        Action::See,
+        Action::Bet { amount: 4 },
+        Action::Show,
+        Action::Sideshow,
+        Action::Swap { card: card("Td") },
+        Action::Keep,
+        Action::Accept,
+        Action::Refuse,
+    ];
+    for a in &all {
+        match a {
+            Action::Pack
+            | Action::See
+            | Action::Bet { .. }
+            | Action::Show
+            | Action::Sideshow
+            | Action::Swap { .. }
+            | Action::Keep
+            | Action::Accept
+            | Action::Refuse => {}
+        }
+    }
+    all
+}
+
+fn every_legal_action() -> Vec<LegalAction> {
+    let all = vec![
+        LegalAction::Pack,
+        LegalAction::See,
+        LegalAction::Bet {
+            min: 2,
+            max: 4,
+            multiple_of: 2,
+        },
+        LegalAction::Show { cost: 2 },
+        LegalAction::Sideshow { cost: 2, target: 1 },
+        LegalAction::Swap {
+            cards: hand3("5s Kd 9h"),
+            cost: 0,
+        },
+        LegalAction::Keep,
+        LegalAction::Accept,
+        LegalAction::Refuse,
+    ];
+    for l in &all {
+        match l {
+            LegalAction::Pack
+            | LegalAction::See
+            | LegalAction::Bet { .. }
+            | LegalAction::Show { .. }
+            | LegalAction::Sideshow { .. }
+            | LegalAction::Swap { .. }
+            | LegalAction::Keep
+            | LegalAction::Accept
+            | LegalAction::Refuse => {}
+        }
+    }
+    all
+}
+
+/// Hand descriptions of every kind and category, from the evaluator itself.
+fn every_hand_description() -> Vec<HandDescription> {
+    let order = SequenceOrder::A23High;
+    let mut all: Vec<HandDescription> = [
+        "Ac Kd 9h", "8s 8c 6s", "Ah 8h 3h", "Qh Jc Td", "5d 4d 3d", "7c 7d 7h",
+    ]
+    .iter()
+    .map(|h| rules::describe(Variant::Classic, order, &hand3(h)))
+    .collect();
+    all.push(rules::describe(
+        Variant::Closest555,
+        order,
+        &hand3("5c 5d 4s"),
+    ));
+    // Lallan Kallan: a live hand with a wild, and a dead (one-colour) one.
+    all.push(rules::describe(
+        Variant::LallanKallan,
+        order,
+        &hand3("Qh Td 8c"),
+    ));
+    all.push(rules::describe(
+        Variant::LallanKallan,
+        order,
+        &hand3("Qh Td 8d"),
+    ));
+    for d in &all {
+        match d {
+            HandDescription::Ranked { .. }
+            | HandDescription::Closest555 { .. }
+            | HandDescription::Dead => {}
+        }
+    }
+    all
+}
+
+/// Every event kind, each with its hidden fields present and absent where it has some.
+fn every_event() -> Vec<Event> {
+    let mut all = vec![
+        Event::HandStarted {
+            dealer: 3,
+            seats: 4,
+            boot: 1,
+            pot: 4,
+            stake: 1,
+        },
+        Event::Dealt {
+            seat: 0,
+            redeal: 0,
+            cards: Some(hand3("As Kd 3h")),
+        },
+        Event::Dealt {
+            seat: 1,
+            redeal: 2,
+            cards: None,
+        },
+        Event::Dead { seats: vec![1, 3] },
+        Event::Redeal { redeal: 1, pot: 4 },
+        Event::Saw {
+            seat: 1,
+            cards: Some(hand3("4h 4d Ks")),
+        },
+        Event::Saw {
+            seat: 2,
+            cards: None,
+        },
+        Event::Swapped {
+            seat: 0,
+            cost: 0,
+            discarded: Some(card("Tc")),
+            drawn: Some(card("7s")),
+        },
+        Event::Swapped {
+            seat: 2,
+            cost: 1,
+            discarded: None,
+            drawn: None,
+        },
+        Event::Kept { seat: 1 },
+        Event::Bet {
+            seat: 1,
+            amount: 1,
+            blind: true,
+            stake: 1,
+            pot: 5,
+        },
+        Event::Bet {
+            seat: 2,
+            amount: 2,
+            blind: false,
+            stake: 1,
+            pot: 7,
+        },
+        Event::ShowAsked {
+            seat: 1,
+            against: 2,
+            cost: 2,
+            pot: 9,
+        },
+        Event::SideshowAsked {
+            seat: 2,
+            target: 1,
+            cost: 8,
+            pot: 24,
+        },
+        Event::SideshowRefused { seat: 2, target: 1 },
+        Event::SideshowCompared {
+            seat: 2,
+            target: 1,
+            loser: 2,
+            seat_cards: Some(hand3("9h As 4d")),
+            target_cards: Some(hand3("Qh Td 8c")),
+        },
+        Event::SideshowCompared {
+            seat: 2,
+            target: 1,
+            loser: 1,
+            seat_cards: None,
+            target_cards: None,
+        },
+    ];
+    for reason in every_pack_reason() {
+        all.push(Event::Packed { seat: 0, reason });
+    }
+    for reason in every_reveal_reason() {
+        all.push(Event::Revealed {
+            reason,
+            hands: every_hand_description()
+                .into_iter()
+                .enumerate()
+                .map(|(seat, value)| RevealedHand {
+                    seat,
+                    cards: hand3("Qh Td 8c"),
+                    value,
+                })
+                .collect(),
+        });
+    }
+    for reason in every_end_reason() {
+        all.push(Event::HandEnded {
+            reason,
+            winners: vec![1],
+            pot: 48,
+            payoffs: vec![-17, 27, -9, -1],
+        });
+    }
+    for e in &all {
+        match e {
+            Event::HandStarted { .. }
+            | Event::Dealt { .. }
+            | Event::Dead { .. }
+            | Event::Redeal { .. }
+            | Event::Saw { .. }
+            | Event::Swapped { .. }
+            | Event::Kept { .. }
+            | Event::Bet { .. }
+            | Event::Packed { .. }
+            | Event::ShowAsked { .. }
+            | Event::SideshowAsked { .. }
+            | Event::SideshowRefused { .. }
+            | Event::SideshowCompared { .. }
+            | Event::Revealed { .. }
+            | Event::HandEnded { .. } => {}
+        }
+    }
+    all
+}
+
+fn player(in_hand: bool, seen: bool) -> PlayerView {
+    PlayerView {
+        in_hand,
+        seen,
+        dead: false,
+        put_in: 1,
+        turns: 0,
+        swaps: 0,
+    }
+}
+
+fn every_request() -> Vec<Request> {
+    let base = Request {
+        id: 17,
+        hand: 0,
+        kind: DecisionKind::Bet,
+        legal: every_legal_action(),
+        pot: 10,
+        stake: 1,
+        dealer: 0,
+        sideshow_from: None,
+        cards: Some(hand3("As Kd 3h")),
+        players: vec![player(true, true), player(true, false), player(false, true)],
+        known: BTreeMap::from([(1, hand3("2c 2d 9s"))]),
+        time_ms: 1000,
+        bank_ms: 10000,
+    };
+    let mut all = Vec::new();
+    for kind in every_decision_kind() {
+        all.push(Request {
+            kind,
+            sideshow_from: (kind == DecisionKind::SideshowReply).then_some(2),
+            ..base.clone()
+        });
+    }
+    // Blind (no cards), nothing known.
+    all.push(Request {
+        cards: None,
+        known: BTreeMap::new(),
+        legal: vec![
+            LegalAction::Pack,
+            LegalAction::See,
+            LegalAction::Bet {
+                min: 1,
+                max: 2,
+                multiple_of: 1,
+            },
+        ],
+        ..base.clone()
+    });
+    all
+}
+
+fn every_settings() -> Vec<Settings> {
+    let mut all = Vec::new();
+    for variant in Variant::ALL {
+        for sequence_order in every_sequence_order() {
+            all.push(Settings {
+                sequence_order,
+                ..Settings::new(variant)
+            });
+        }
+    }
+    all
+}
+
+/// Every arena message the Rust types can build, one per variant of everything inside.
+fn every_arena_message() -> Vec<ArenaMessage> {
+    let mut all = Vec::new();
+    for settings in every_settings() {
+        all.push(ArenaMessage::Hello(Hello {
+            protocol: protocol::PROTOCOL_VERSION,
+            game: settings.variant,
+            settings,
+            seat: 1,
+            seats: 3,
+            hands: 100,
+            first_hand: 0,
+            seed: u64::MAX,
+            players: vec!["a".into(), "b".into(), "c".into()],
+            time: TimeLimits {
+                startup_ms: 5000,
+                decision_ms: 1000,
+                bank_ms: 10000,
+            },
+        }));
+    }
+    for event in every_event() {
+        all.push(ArenaMessage::Event { hand: 3, event });
+    }
+    for request in every_request() {
+        all.push(ArenaMessage::Request(request));
+    }
+    for fault in FaultKind::ALL {
+        all.push(ArenaMessage::Fault(FaultNotice {
+            id: Some(17),
+            fault,
+            detail: format!("a {fault} fault"),
+            applied: Some(Action::Pack),
+        }));
+    }
+    for applied in every_action() {
+        all.push(ArenaMessage::Fault(FaultNotice {
+            id: None,
+            fault: FaultKind::Timeout,
+            detail: String::new(),
+            applied: Some(applied),
+        }));
+    }
+    all.push(ArenaMessage::Fault(FaultNotice {
+        id: None,
+        fault: FaultKind::Startup,
+        detail: "no hello".into(),
+        applied: None,
+    }));
+    all.push(ArenaMessage::MatchEnd(MatchEnd {
+        hands: 100,
+        totals: vec![12, -12],
+    }));
+    all
+}
+
+#[test]
+fn every_rust_message_validates() {
+    let arena = arena_schema();
+    for message in every_arena_message() {
+        let value = serde_json::to_value(&message).unwrap();
+        assert_valid(&arena, &value, "an ArenaMessage");
+        // What goes on the wire is that same JSON, on one line.
+        let line = message.to_line();
+        assert!(!line.contains('\n'));
+        assert_eq!(serde_json::from_str::<Value>(&line).unwrap(), value);
+    }
+
+    let bot = bot_schema();
+    for action in every_action() {
+        let answer = Answer { id: 7, action };
+        let value = serde_json::to_value(&answer).unwrap();
+        assert_valid(&bot, &value, "an Answer");
+        let back: Answer = serde_json::from_value(value).unwrap();
+        assert_eq!(back, answer);
+    }
+    for hello in [
+        BotHello {
+            kind: "hello".into(),
+            name: "my-bot".into(),
+            version: "1.0".into(),
+            protocol: Some(1),
+        },
+        BotHello {
+            kind: "hello".into(),
+            name: "my-bot".into(),
+            version: String::new(),
+            protocol: None,
+        },
+    ] {
+        let value = serde_json::to_value(&hello).unwrap();
+        assert_valid(&bot, &value, "a BotHello");
+        assert_eq!(serde_json::from_value::<BotHello>(value).unwrap(), hello);
+    }
+}
+
+/// The names each Rust enum writes, as a set.
+fn names<T: serde::Serialize>(
+    items: impl IntoIterator<Item = T>,
+    field: Option<&str>,
+) -> BTreeSet<String> {
+    items
+        .into_iter()
+        .map(|item| {
+            let value = serde_json::to_value(item).unwrap();
+            let name = match field {
+                Some(field) => value[field].clone(),
+                None => value,
+            };
+            name.as_str().unwrap().to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn schema_enumerations_are_exactly_the_rust_enums() {
+    let arena = schema_json(ARENA_TO_BOT);
+    let bot = schema_json(BOT_TO_ARENA);
+    let messages: Vec<Value> = every_arena_message()
+        .iter()
+        .map(|m| serde_json::to_value(m).unwrap())
+        .collect();
+    let of_type =
+        |ty: &str| -> Vec<&Value> { messages.iter().filter(|m| m["type"] == ty).collect() };
+    let events = of_type("event");
+    let event_field = |kind: &str, field: &str| -> BTreeSet<String> {
+        events
+            .iter()
+            .filter(|e| e["event"] == kind)
+            .map(|e| e[field].as_str().unwrap().to_string())
+            .collect()
+    };
+
+    let cases: Vec<(&str, BTreeSet<String>, BTreeSet<String>)> = vec![
+        (
+            "message types",
+            schema_enum(&arena, "/properties/type/enum"),
+            messages
+                .iter()
+                .map(|m| m["type"].as_str().unwrap().to_string())
+                .collect(),
+        ),
+        (
+            "event kinds",
+            schema_enum(&arena, "/$defs/event/properties/event/enum"),
+            events
+                .iter()
+                .map(|e| e["event"].as_str().unwrap().to_string())
+                .collect(),
+        ),
+        (
+            "variants",
+            schema_enum(&arena, "/$defs/variant/enum"),
+            names(Variant::ALL, None),
+        ),
+        (
+            "sequence orders",
+            schema_enum(&arena, "/$defs/settings/properties/sequence_order/enum"),
+            names(every_sequence_order(), None),
+        ),
+        (
+            "pack reasons",
+            schema_enum(&arena, "/$defs/event_packed/properties/reason/enum"),
+            event_field("packed", "reason"),
+        ),
+        (
+            "reveal reasons",
+            schema_enum(&arena, "/$defs/event_revealed/properties/reason/enum"),
+            event_field("revealed", "reason"),
+        ),
+        (
+            "end reasons",
+            schema_enum(&arena, "/$defs/event_hand_ended/properties/reason/enum"),
+            event_field("hand_ended", "reason"),
+        ),
+        (
+            "hand value kinds",
+            schema_enum(&arena, "/$defs/hand_value/properties/kind/enum"),
+            names(every_hand_description(), Some("kind")),
+        ),
+        (
+            "categories",
+            schema_enum(&arena, "/$defs/hand_value/oneOf/0/properties/category/enum"),
+            names(every_category(), None),
+        ),
+        (
+            "decision kinds",
+            schema_enum(&arena, "/$defs/request/properties/kind/enum"),
+            names(every_decision_kind(), None),
+        ),
+        (
+            "legal actions",
+            schema_enum(&arena, "/$defs/legal_action/properties/action/enum"),
+            names(every_legal_action(), Some("action")),
+        ),
+        (
+            "actions (fault.applied)",
+            schema_enum(&arena, "/$defs/action/properties/action/enum"),
+            names(every_action(), Some("action")),
+        ),
+        (
+            "fault kinds",
+            schema_enum(&arena, "/$defs/fault/properties/fault/enum"),
+            names(FaultKind::ALL, None),
+        ),
+        (
+            "answer actions",
+            schema_enum(&bot, "/$defs/answer/properties/action/enum"),
+            names(every_action(), Some("action")),
+        ),
+    ];
+    for (what, in_schema, in_rust) in cases {
+        assert_eq!(in_schema, in_rust, "{what}: schema vs Rust");
+    }
+    // The categories Rust writes are those the evaluator produces.
+    let described: BTreeSet<String> = every_hand_description()
+        .iter()
+        .filter_map(|d| {
+            serde_json::to_value(d).unwrap()["category"]
+                .as_str()
+                .map(str::to_string)
+        })
+        .collect();
+    assert_eq!(described, names(every_category(), None));
+}
+
+/// A small deterministic generator for the engine test.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+}
+
+fn concrete(legal: &LegalAction, rng: &mut Lcg) -> Action {
+    match legal {
+        LegalAction::Pack => Action::Pack,
+        LegalAction::See => Action::See,
+        LegalAction::Bet {
+            min,
+            max,
+            multiple_of,
+        } => Action::Bet {
+            amount: min + rng.below((max - min) / multiple_of + 1) * multiple_of,
+        },
+        LegalAction::Show { .. } => Action::Show,
+        LegalAction::Sideshow { .. } => Action::Sideshow,
+        LegalAction::Swap { cards, .. } => Action::Swap {
+            card: cards[rng.below(3) as usize],
+        },
+        LegalAction::Keep => Action::Keep,
+        LegalAction::Accept => Action::Accept,
+        LegalAction::Refuse => Action::Refuse,
+    }
+}
+
+/// Hands played by the rules engine, with random legal actions: every event as each seat sees
+/// it, every request as the arena builds it, and every answer validate.
+#[test]
+fn engine_hands_validate_as_every_seat_sees_them() {
+    let arena = arena_schema();
+    let bot = bot_schema();
+    let mut rng = Lcg(1);
+    let mut id = 0;
+    let mut kinds = BTreeSet::new();
+    for variant in Variant::ALL {
+        for hand_index in 0..150u64 {
+            let seats = 2 + (hand_index as usize % 4);
+            let settings = Settings {
+                pot_limit: [40, 1024][hand_index as usize % 2],
+                max_turns: [8, 500][hand_index as usize / 2 % 2],
+                ..Settings::new(variant)
+            };
+            let dealer = hand_index as usize % seats;
+            let (mut hand, mut events) =
+                Hand::seeded(settings, seats, dealer, 42, hand_index).unwrap();
+            loop {
+                for event in &events {
+                    for viewer in 0..seats {
+                        let message = ArenaMessage::Event {
+                            hand: hand_index,
+                            event: event.for_seat(viewer, variant.has_blind_play()),
+                        };
+                        let value = serde_json::to_value(&message).unwrap();
+                        kinds.insert(value["event"].as_str().unwrap().to_string());
+                        assert_valid(&arena, &value, "an engine event");
+                    }
+                }
+                let Some(decision) = hand.to_act() else { break };
+                let view = hand.view(decision.seat);
+                id += 1;
+                let request = Request {
+                    id,
+                    hand: hand_index,
+                    kind: decision.kind,
+                    legal: view.legal.clone(),
+                    pot: view.pot,
+                    stake: view.stake,
+                    dealer: view.dealer,
+                    sideshow_from: hand.sideshow_asker(),
+                    cards: view.cards,
+                    players: view.players,
+                    known: view.known,
+                    time_ms: 1000,
+                    bank_ms: 10000,
+                };
+                let value = serde_json::to_value(ArenaMessage::Request(request)).unwrap();
+                assert_valid(&arena, &value, "an engine request");
+                let action = concrete(
+                    &view.legal[rng.below(view.legal.len() as u64) as usize],
+                    &mut rng,
+                );
+                let answer = serde_json::to_value(Answer { id, action }).unwrap();
+                assert_valid(&bot, &answer, "an answer");
+                events = hand
+                    .apply(decision.seat, action)
+                    .expect("legal by construction");
+            }
+        }
+    }
+    for kind in [
+        "dead",
+        "redeal",
+        "swapped",
+        "saw",
+        "sideshow_compared",
+        "revealed",
+    ] {
+        assert!(
+            kinds.contains(kind),
+            "the engine hands never produced {kind}"
+        );
+    }
+}
+
+// ----- PROTOCOL.md agrees with the schemas and the transcripts ----------------------------------
+
+fn protocol_md() -> String {
+    fs::read_to_string(manifest_dir().join("PROTOCOL.md")).expect("PROTOCOL.md")
+}
+
+/// The text from `heading` (a whole heading line) to the next heading of any level.
+fn doc_section<'a>(doc: &'a str, heading: &str) -> &'a str {
+    let start = doc
+        .find(&format!("\n{heading}\n"))
+        .unwrap_or_else(|| panic!("PROTOCOL.md has no heading {heading:?}"))
+        + heading.len()
+        + 2;
+    let rest = &doc[start..];
+    let end = rest.find("\n#").map_or(rest.len(), |i| i + 1);
+    &rest[..end]
+}
+
+fn schema_properties(schema: &Value, pointer: &str) -> Vec<String> {
+    schema
+        .pointer(pointer)
+        .and_then(Value::as_object)
+        .unwrap_or_else(|| panic!("no properties at {pointer}"))
+        .keys()
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn protocol_md_documents_every_field_of_the_schema() {
+    let doc = protocol_md();
+    let arena = schema_json(ARENA_TO_BOT);
+    let bot = schema_json(BOT_TO_ARENA);
+    let tables: &[(&str, &Value, &[&str])] = &[
+        (
+            "### `hello` (arena to bot)",
+            &arena,
+            &[
+                "/$defs/hello/properties",
+                "/$defs/settings/properties",
+                "/$defs/hello/properties/time/properties",
+            ],
+        ),
+        (
+            "### `hello` (bot to arena)",
+            &bot,
+            &["/$defs/hello/properties"],
+        ),
+        (
+            "### `request` (arena to bot)",
+            &arena,
+            &["/$defs/request/properties", "/$defs/player/properties"],
+        ),
+        (
+            "### Answer (bot to arena)",
+            &bot,
+            &[
+                "/$defs/answer/oneOf/0/properties",
+                "/$defs/answer/oneOf/1/properties",
+                "/$defs/answer/properties",
+            ],
+        ),
+        (
+            "### `fault` (arena to bot)",
+            &arena,
+            &["/$defs/fault/properties"],
+        ),
+        (
+            "### `match_end` (arena to bot)",
+            &arena,
+            &["/$defs/match_end/properties"],
+        ),
+    ];
+    let mut missing = Vec::new();
+    for (heading, schema, pointers) in tables {
+        let section = doc_section(&doc, heading);
+        for pointer in *pointers {
+            for field in schema_properties(schema, pointer) {
+                // `time` is documented in one row with its three fields.
+                let row = format!("| `{field}` |");
+                let inline = format!("`{field}`");
+                let documented = section.contains(&row)
+                    || (pointer.ends_with("/time/properties") && section.contains(&inline));
+                if !documented {
+                    missing.push(format!("{heading}: no row for `{field}`"));
+                }
+            }
+        }
+    }
+    // The events table: one row per kind, naming each of the event's fields.
+    let events = doc_section(&doc, "## Events");
+    for kind in schema_enum(&arena, "/$defs/event/properties/event/enum") {
+        let row_start = format!("| `{kind}` |");
+        let Some(row) = events.lines().find(|line| line.starts_with(&row_start)) else {
+            missing.push(format!("## Events: no row for `{kind}`"));
+            continue;
+        };
+        let fields_cell = row.split('|').nth(2).unwrap_or_default();
+        for field in schema_properties(&arena, &format!("/$defs/event_{kind}/properties")) {
+            if field != "event" && !fields_cell.contains(&format!("`{field}`")) {
+                missing.push(format!("## Events: `{kind}` does not list `{field}`"));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "PROTOCOL.md lags behind the schemas:\n{}",
+        missing.join("\n")
+    );
+}
+
+/// Every transcript line quoted in PROTOCOL.md's annotated transcripts is a real recorded line.
+#[test]
+fn protocol_md_quotes_real_transcript_lines() {
+    let doc = protocol_md();
+    let start = doc
+        .find("\n## Annotated transcripts\n")
+        .expect("the section exists");
+    let section = &doc[start..];
+    let recorded: BTreeSet<String> = fs::read_dir(data_dir())
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "txt"))
+        .flat_map(|path| {
+            fs::read_to_string(path)
+                .unwrap()
+                .lines()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let quoted: Vec<&str> = section
+        .lines()
+        .filter(|line| line.starts_with(">> ") || line.starts_with("<< "))
+        .collect();
+    assert!(quoted.len() > 50, "only {} quoted lines", quoted.len());
+    for line in &quoted {
+        assert!(
+            recorded.contains(*line),
+            "PROTOCOL.md quotes a line that no transcript holds:\n{line}"
+        );
+    }
+    // The three games are each shown.
+    for game in ["### Classic", "### Closest to 555", "### Lallan Kallan"] {
+        assert!(section.contains(game), "no {game} transcript");
+    }
+}
