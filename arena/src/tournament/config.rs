@@ -394,7 +394,7 @@ impl Tournament {
             Format::Gauntlet => {
                 if candidates.is_empty() {
                     return Err(err(
-                        None,
+                        raw.format.as_ref().map(|f| f.span()),
                         Some("candidates"),
                         "a gauntlet names its candidates, e.g. candidates = [\"mybot\"]".into(),
                     ));
@@ -443,7 +443,7 @@ impl Tournament {
             }
             (None, Format::Sprt) => {
                 return Err(err(
-                    None,
+                    raw.format.as_ref().map(|f| f.span()),
                     Some("sprt"),
                     "an sprt tournament needs a [sprt] table with m0 and m1 (chips per hand)"
                         .into(),

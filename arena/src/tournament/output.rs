@@ -55,11 +55,15 @@ impl OutputDir {
             )
             .with_context(|| format!("{} is not a plan of this arena", plan_path.display()))?;
             if plan.fingerprint != fingerprint {
-                bail!(
-                    "{} was started by a different tournament file (or a changed one); \
-                     refusing to mix results. Use another --out, or delete the directory to start over",
-                    root.display()
-                );
+                return Err(crate::exit::Exit::new(
+                    crate::exit::ExitKind::BadInput,
+                    format!(
+                        "{} was started by a different tournament file (or a changed one); \
+                         refusing to mix results. Use another --out, or delete the directory to start over",
+                        root.display()
+                    ),
+                )
+                .into());
             }
             if plan.shard != shard {
                 bail!(
@@ -105,6 +109,25 @@ impl OutputDir {
         line.push('\n');
         self.results.write_all(line.as_bytes())?;
         self.results.flush()
+    }
+
+    /// Replaces the results file with exactly `records` (atomically), and appends after them.
+    pub fn rewrite_results<'a>(
+        &mut self,
+        records: impl Iterator<Item = &'a MatchRecord>,
+    ) -> anyhow::Result<()> {
+        let path = self.root.join("results.jsonl");
+        let mut text = String::new();
+        for record in records {
+            text.push_str(&serde_json::to_string(record)?);
+            text.push('\n');
+        }
+        write_atomically(&path, &text)?;
+        self.results = OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .with_context(|| format!("cannot open {}", path.display()))?;
+        Ok(())
     }
 
     pub fn replay_path(&self, index: u64) -> PathBuf {

@@ -6,7 +6,7 @@ use std::io::IsTerminal;
 use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use protocol::{Hello, PROTOCOL_VERSION};
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
@@ -48,7 +48,8 @@ pub struct RunSummary {
 pub async fn check_bots(t: &Tournament, scratch: &std::path::Path) -> anyhow::Result<()> {
     let mut checks = JoinSet::new();
     for (i, bot) in t.bots.iter().enumerate() {
-        let spec = spec_for(t, bot, &scratch.join(format!("check-{i}")), scratch, i);
+        let mut spec = spec_for(t, bot, &scratch.join(format!("check-{i}")), scratch, i);
+        spec.hidden = vec![scratch.to_path_buf()];
         let hello = Hello {
             protocol: PROTOCOL_VERSION,
             game: t.settings.variant,
@@ -102,7 +103,7 @@ pub async fn check_bots(t: &Tournament, scratch: &std::path::Path) -> anyhow::Re
                 t.file.display()
             ));
         }
-        bail!(message);
+        return Err(crate::exit::Exit::new(crate::exit::ExitKind::BadInput, message).into());
     }
     Ok(())
 }
@@ -143,14 +144,17 @@ fn match_config(t: &Tournament, m: &ScheduledMatch, out: &OutputDir) -> MatchCon
             .seats
             .iter()
             .enumerate()
-            .map(|(seat, &b)| SeatConfig {
-                spec: spec_for(
+            .map(|(seat, &b)| {
+                let mut spec = spec_for(
                     t,
                     &t.bots[b],
                     &work.join(format!("seat{seat}")),
                     &logs,
                     seat,
-                ),
+                );
+                // Under bwrap: no other seat's directory, no logs, replays or results.
+                spec.hidden = vec![out.root.clone()];
+                SeatConfig { spec }
             })
             .collect(),
         time: t.time,
@@ -234,7 +238,14 @@ pub async fn run(
     cancel: &CancellationToken,
 ) -> anyhow::Result<RunSummary> {
     if options.shard.is_some() && t.format == Format::Sprt {
-        bail!("an sprt tournament is sequential and cannot be sharded; run it on one machine");
+        return Err(crate::exit::Exit::new(
+            crate::exit::ExitKind::BadInput,
+            format!(
+                "{}: an sprt tournament is sequential and cannot be sharded; run it on one machine",
+                t.file.display()
+            ),
+        )
+        .into());
     }
     let (mut out, done) = OutputDir::open(&options.out, &t, options.shard)?;
     let scratch = tempfile::Builder::new()
@@ -256,7 +267,11 @@ pub async fn run(
         let progress = Progress::new(options.progress, 2 * sprt.max_blocks, all.len() as u64);
         loop {
             // Feed finished blocks in order (resumed ones first), then decide.
-            while let (Some(a), Some(b)) = (all.get(&(2 * block)), all.get(&(2 * block + 1))) {
+            // Stop at the first decision: blocks played past it in the same batch are left
+            // out, so the result does not depend on --jobs (the batch size).
+            while test.decision() == SprtDecision::Continue
+                && let (Some(a), Some(b)) = (all.get(&(2 * block)), all.get(&(2 * block + 1)))
+            {
                 test.add(block_score(a, b, &t.bots[0].name));
                 block += 1;
             }
@@ -282,6 +297,12 @@ pub async fn run(
             }
         }
         progress.done();
+        // Blocks played past the decision (a batch plays several at once) are dropped from
+        // the results, so the output does not depend on --jobs.
+        if all.keys().any(|&index| index / 2 >= block) {
+            all.retain(|&index, _| index / 2 < block);
+            out.rewrite_results(all.values())?;
+        }
         summary.sprt = Some((test.decision(), test.llr(), test.bounds()));
     } else {
         let mut matches = schedule(&t);

@@ -1,0 +1,915 @@
+//! `arena tournament`, `arena standings` and `arena merge` end to end: the real binary plays
+//! real tournaments of the fast Rust sample bots in a temporary directory.
+//!
+//! The tournament files are generated in each test's temporary directory (the Rust bots' paths
+//! are absolute and differ from machine to machine). Time limits are generous so that a slow,
+//! loaded machine never turns a decision into a timeout fault: every result then depends only
+//! on the seeds, and the tests compare results exactly.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use common::{run_arena, sample_bot, stderr, stdout};
+use serde_json::Value;
+
+/// Time limits far above what the sample bots need, even on a loaded machine.
+const TIME: &str = "[time]\nstartup_ms = 30000\ndecision_ms = 10000\nbank_ms = 600000\n";
+
+/// A TOML basic string (JSON's escapes are valid TOML).
+fn q(text: &str) -> String {
+    serde_json::to_string(text).unwrap()
+}
+
+/// `[[bot]]` entries for `(name, command)` pairs.
+fn bots_toml(bots: &[(&str, String)]) -> String {
+    bots.iter()
+        .map(|(name, command)| format!("\n[[bot]]\nname = {}\ncommand = {}\n", q(name), q(command)))
+        .collect()
+}
+
+fn montecarlo() -> String {
+    sample_bot("montecarlo-bot")
+}
+
+fn random() -> String {
+    sample_bot("random-bot")
+}
+
+/// The Rust random bot with its own fixed seed (instead of the one of the hello), so that it
+/// plays differently from a plain `random-bot` in the same seat.
+fn random_seeded(seed: u64) -> String {
+    format!("{} --seed {seed}", sample_bot("random-bot"))
+}
+
+/// Montecarlo and two random bots.
+fn three_bots() -> Vec<(&'static str, String)> {
+    vec![
+        ("montecarlo", montecarlo()),
+        ("random", random()),
+        ("random-2", random_seeded(424_242)),
+    ]
+}
+
+/// A two-seat duplicate round-robin of `bots` in the classic game.
+fn round_robin(seed: u64, hands: u64, rounds: u64, bots: &[(&str, String)]) -> String {
+    format!(
+        "name = \"rr\"\ngame = \"classic\"\nformat = \"round-robin\"\nseats = 2\nhands = {hands}\n\
+         seed = {seed}\nrounds = {rounds}\nduplicate = true\n{TIME}{}",
+        bots_toml(bots)
+    )
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().expect("temporary paths are UTF-8")
+}
+
+/// `arena tournament FILE --out OUT -q EXTRA...`.
+fn tournament(file: &Path, out: &Path, extra: &[&str]) -> Output {
+    let mut args = vec!["tournament", p(file), "--out", p(out), "-q"];
+    args.extend_from_slice(extra);
+    run_arena(&args)
+}
+
+/// Like [`tournament`], and the run must succeed.
+fn tournament_ok(file: &Path, out: &Path, extra: &[&str]) -> Output {
+    let output = tournament(file, out, extra);
+    assert!(
+        output.status.success(),
+        "arena tournament {} {extra:?} failed ({:?}):\n{}\n{}",
+        file.display(),
+        output.status,
+        stdout(&output),
+        stderr(&output)
+    );
+    output
+}
+
+/// The lines of `results.jsonl` sorted by match index (a run appends them as matches finish).
+fn sorted_results(out: &Path) -> Vec<String> {
+    let mut lines: Vec<(u64, String)> = read(&out.join("results.jsonl"))
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}"));
+            (v["index"].as_u64().unwrap(), l.to_string())
+        })
+        .collect();
+    lines.sort();
+    lines.into_iter().map(|(_, l)| l).collect()
+}
+
+fn results(out: &Path) -> Vec<Value> {
+    sorted_results(out)
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn json(path: &Path) -> Value {
+    serde_json::from_str(&read(path)).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn names(record: &Value) -> Vec<String> {
+    record["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The 1-based line where the first occurrence of `needle` (which may span lines) starts.
+fn line_of(text: &str, needle: &str) -> usize {
+    let at = text
+        .find(needle)
+        .unwrap_or_else(|| panic!("{needle:?} is not in the file:\n{text}"));
+    text[..at].matches('\n').count() + 1
+}
+
+#[test]
+fn round_robin_writes_results_replays_and_standings() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "rr.toml", &round_robin(7, 20, 2, &three_bots()));
+    let out = dir.path().join("out");
+    let run = tournament_ok(&file, &out, &[]);
+
+    // plan.json: the checked tournament and its fingerprint.
+    let plan = json(&out.join("plan.json"));
+    assert!(plan["fingerprint"].as_str().is_some_and(|f| !f.is_empty()));
+    assert_eq!(plan["tournament"]["bots"].as_array().unwrap().len(), 3);
+
+    // 3 pairs x 2 seat orders x 2 rounds, each once.
+    let records = results(&out);
+    assert_eq!(records.len(), 12, "{records:?}");
+    let indices: Vec<u64> = records
+        .iter()
+        .map(|r| r["index"].as_u64().unwrap())
+        .collect();
+    assert_eq!(indices, (0..12).collect::<Vec<_>>());
+    let mut pairs: BTreeMap<(String, String), u64> = BTreeMap::new();
+    for r in &records {
+        let seats = names(r);
+        assert_eq!(seats.len(), 2);
+        assert_ne!(seats[0], seats[1]);
+        assert_eq!(r["hands"], 20);
+        let net: i64 = r["net"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_i64().unwrap())
+            .sum();
+        assert_eq!(net, 0, "heads-up is zero-sum: {r}");
+        *pairs
+            .entry((seats[0].clone(), seats[1].clone()))
+            .or_default() += 1;
+    }
+    // Every ordered pair (both seat orders of every pair) twice: once per round.
+    assert_eq!(pairs.len(), 6, "{pairs:?}");
+    assert!(pairs.values().all(|&n| n == 2), "{pairs:?}");
+    // A duplicate block is one pair in both seat orders.
+    for block in records.chunks(2) {
+        assert_eq!(block[0]["block"], block[1]["block"]);
+        let (mut a, b) = (names(&block[0]), names(&block[1]));
+        a.reverse();
+        assert_eq!(a, b);
+    }
+
+    // One replay per match, and each re-simulates.
+    let mut replays: Vec<PathBuf> = std::fs::read_dir(out.join("replays"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    replays.sort();
+    assert_eq!(replays.len(), 12, "{replays:?}");
+    for r in &records {
+        let replay = out.join(r["replay"].as_str().expect("a replay path"));
+        assert!(replays.contains(&replay), "{}", replay.display());
+        let verify = run_arena(&["replay", "verify", p(&replay)]);
+        assert!(
+            verify.status.success() && stdout(&verify).contains("OK"),
+            "{}: {}{}",
+            replay.display(),
+            stdout(&verify),
+            stderr(&verify)
+        );
+    }
+
+    // Standings in three forms.
+    let standings = json(&out.join("standings.json"));
+    assert_eq!(standings["matches"], 12);
+    assert_eq!(standings["blocks"], 6);
+    let bots: BTreeSet<&str> = standings["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(bots, BTreeSet::from(["montecarlo", "random", "random-2"]));
+    let csv = read(&out.join("standings.csv"));
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows.len(), 4, "a header and one row per bot:\n{csv}");
+    assert!(rows[0].starts_with("rank,bot,"), "{csv}");
+    let text = read(&out.join("standings.txt"));
+    for name in ["montecarlo", "random", "random-2"] {
+        assert!(text.contains(name), "{text}");
+    }
+    assert!(
+        stdout(&run).contains(&text),
+        "the run prints the table of standings.txt:\n{}",
+        stdout(&run)
+    );
+    assert!(stdout(&run).contains("12 matches played now, 0 from before"));
+
+    // `arena standings DIR` prints the same table again.
+    let shown = run_arena(&["standings", p(&out)]);
+    assert!(shown.status.success(), "{}", stderr(&shown));
+    assert_eq!(stdout(&shown), text);
+
+    // The scratch directories of the matches are gone.
+    assert!(!out.join("work").exists());
+}
+
+#[test]
+fn rerunning_or_resuming_plays_nothing_new() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "rr.toml", &round_robin(7, 20, 2, &three_bots()));
+    let out = dir.path().join("out");
+    tournament_ok(&file, &out, &[]);
+    let standings = read(&out.join("standings.json"));
+    let results = sorted_results(&out);
+    assert_eq!(results.len(), 12);
+
+    for extra in [&[][..], &["--resume"][..]] {
+        let again = tournament_ok(&file, &out, extra);
+        assert!(
+            stdout(&again).contains("0 matches played now, 12 from before"),
+            "{extra:?}: {}",
+            stdout(&again)
+        );
+        assert_eq!(read(&out.join("standings.json")), standings, "{extra:?}");
+        assert_eq!(sorted_results(&out), results, "{extra:?}");
+    }
+}
+
+#[test]
+fn a_changed_tournament_file_is_refused_for_the_same_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "rr.toml", &round_robin(7, 20, 1, &three_bots()));
+    let out = dir.path().join("out");
+    tournament_ok(&file, &out, &[]);
+    let results = sorted_results(&out);
+    let standings = read(&out.join("standings.json"));
+    assert_eq!(results.len(), 6);
+
+    // Another seed: other deals, so the old results must not be mixed in.
+    write(dir.path(), "rr.toml", &round_robin(8, 20, 1, &three_bots()));
+    let refused = tournament(&file, &out, &[]);
+    assert!(!refused.status.success(), "{}", stdout(&refused));
+    assert!(
+        stderr(&refused).contains("different tournament file (or a changed one)"),
+        "{}",
+        stderr(&refused)
+    );
+    // Nothing was touched.
+    assert_eq!(sorted_results(&out), results);
+    assert_eq!(read(&out.join("standings.json")), standings);
+
+    // The same file asked for a shard of a directory of the whole: refused too.
+    write(dir.path(), "rr.toml", &round_robin(7, 20, 1, &three_bots()));
+    let sharded = tournament(&file, &out, &["--shard", "1/2"]);
+    assert!(!sharded.status.success(), "{}", stdout(&sharded));
+    assert!(stderr(&sharded).contains("shard"), "{}", stderr(&sharded));
+    assert_eq!(sorted_results(&out), results);
+}
+
+#[test]
+fn the_number_of_jobs_does_not_change_the_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "rr.toml",
+        &round_robin(11, 20, 2, &three_bots()),
+    );
+    let one = dir.path().join("jobs1");
+    let two = dir.path().join("jobs2");
+    tournament_ok(&file, &one, &["--jobs", "1"]);
+    tournament_ok(&file, &two, &["--jobs", "2"]);
+    let (a, b) = (sorted_results(&one), sorted_results(&two));
+    assert_eq!(a.len(), 12);
+    assert_eq!(
+        a, b,
+        "the same seeds must give the same results whatever --jobs is"
+    );
+    assert_eq!(
+        read(&one.join("standings.json")),
+        read(&two.join("standings.json"))
+    );
+}
+
+#[test]
+fn shards_run_through_gnu_parallel_merge_into_the_standings_of_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "rr.toml", &round_robin(5, 20, 2, &three_bots()));
+    let whole = dir.path().join("whole");
+    tournament_ok(&file, &whole, &[]);
+
+    let shard_dir = |i: u64| dir.path().join(format!("shard-{i}"));
+    let has_parallel = Command::new("which")
+        .arg("parallel")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if has_parallel {
+        // As the README shows for a cluster: one arena per shard, each into its own directory.
+        let arena = common::arena();
+        let out_pattern = format!("{}/shard-{{}}", p(dir.path()));
+        let ran = Command::new("parallel")
+            .args(["--will-cite", "--halt", "now,fail=1", "-j", "3"])
+            .arg(&arena)
+            .args(["tournament", p(&file), "-q", "--shard", "{}/3", "--out"])
+            .arg(&out_pattern)
+            .args([":::", "1", "2", "3"])
+            .current_dir(common::root())
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("GNU parallel runs");
+        assert!(
+            ran.status.success(),
+            "parallel failed ({:?}):\n{}\n{}",
+            ran.status,
+            stdout(&ran),
+            stderr(&ran)
+        );
+    } else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "GNU parallel is missing: install Debian's `parallel` (apt-get install parallel); \
+             CI installs it in .ci/run"
+        );
+        eprintln!(
+            "note: GNU parallel is not installed (apt-get install parallel); running the shards \
+             one after the other instead"
+        );
+        for i in 1..=3u64 {
+            let shard = format!("{i}/3");
+            tournament_ok(&file, &shard_dir(i), &["--shard", &shard]);
+        }
+    }
+
+    // Every shard played its own share, and the shares cover the schedule once.
+    let mut seen = BTreeSet::new();
+    for i in 1..=3u64 {
+        for r in results(&shard_dir(i)) {
+            let index = r["index"].as_u64().unwrap();
+            assert_eq!(index % 3, i - 1, "shard {i}/3 played match {index}");
+            assert!(seen.insert(index), "match {index} in two shards");
+        }
+        let plan = json(&shard_dir(i).join("plan.json"));
+        assert_eq!(plan["shard"], serde_json::json!([i, 3]));
+    }
+    assert_eq!(seen, (0..12).collect::<BTreeSet<u64>>());
+
+    let merged = dir.path().join("merged");
+    let merge = run_arena(&[
+        "merge",
+        p(&shard_dir(1)),
+        p(&shard_dir(2)),
+        p(&shard_dir(3)),
+        "--out",
+        p(&merged),
+    ]);
+    assert!(merge.status.success(), "{}", stderr(&merge));
+    assert!(
+        stdout(&merge).contains("merged 12 matches"),
+        "{}",
+        stdout(&merge)
+    );
+    assert!(!stdout(&merge).contains("missing"), "{}", stdout(&merge));
+    assert_eq!(
+        json(&merged.join("standings.json")),
+        json(&whole.join("standings.json")),
+        "merged shards must give the standings of one unsharded run"
+    );
+    assert_eq!(
+        read(&merged.join("standings.json")),
+        read(&whole.join("standings.json"))
+    );
+    assert_eq!(sorted_results(&merged), sorted_results(&whole));
+    assert_eq!(
+        std::fs::read_dir(merged.join("replays")).unwrap().count(),
+        12
+    );
+    let shown = run_arena(&["standings", p(&merged)]);
+    assert_eq!(stdout(&shown), read(&whole.join("standings.txt")));
+
+    // Two shards of three: merged, and the rest is reported as missing.
+    let partial = dir.path().join("partial");
+    let merge = run_arena(&[
+        "merge",
+        p(&shard_dir(1)),
+        p(&shard_dir(2)),
+        "--out",
+        p(&partial),
+    ]);
+    assert!(merge.status.success(), "{}", stderr(&merge));
+    let in_two = 12 - results(&shard_dir(3)).len();
+    assert!(
+        stdout(&merge).contains(&format!("merged {in_two} matches"))
+            && stdout(&merge).contains(&format!("({} of the schedule still missing", 12 - in_two)),
+        "{}",
+        stdout(&merge)
+    );
+    assert_eq!(results(&partial).len(), in_two);
+
+    // A shard of another tournament (another seed) is not merged in.
+    let other_file = write(
+        dir.path(),
+        "other.toml",
+        &round_robin(6, 20, 2, &three_bots()),
+    );
+    let other = dir.path().join("other-shard-3");
+    tournament_ok(&other_file, &other, &["--shard", "3/3"]);
+    let mixed = dir.path().join("mixed");
+    let merge = run_arena(&[
+        "merge",
+        p(&shard_dir(1)),
+        p(&shard_dir(2)),
+        p(&other),
+        "--out",
+        p(&mixed),
+    ]);
+    assert!(!merge.status.success(), "{}", stdout(&merge));
+    assert!(
+        stderr(&merge).contains("different tournament"),
+        "{}",
+        stderr(&merge)
+    );
+}
+
+/// `dealt` events of a replay: (hand, seat, redeal) -> cards.
+fn deals(replay: &Path) -> BTreeMap<(u64, u64, u64), Value> {
+    read(replay)
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|v| v["type"] == "event" && v["event"] == "dealt")
+        .map(|v| {
+            (
+                (
+                    v["hand"].as_u64().unwrap(),
+                    v["seat"].as_u64().unwrap(),
+                    v["redeal"].as_u64().unwrap_or(0),
+                ),
+                v["cards"].clone(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_matches_of_a_duplicate_block_deal_the_same_cards_by_seat() {
+    let dir = tempfile::tempdir().unwrap();
+    let bots = [("montecarlo", montecarlo()), ("random", random())];
+    let file = write(dir.path(), "dup.toml", &round_robin(9, 20, 2, &bots));
+    let out = dir.path().join("out");
+    tournament_ok(&file, &out, &[]);
+    let records = results(&out);
+    assert_eq!(records.len(), 4);
+
+    let replay = |r: &Value| out.join(r["replay"].as_str().unwrap());
+    let mut by_block: BTreeMap<u64, Vec<&Value>> = BTreeMap::new();
+    for r in &records {
+        by_block
+            .entry(r["block"].as_u64().unwrap())
+            .or_default()
+            .push(r);
+    }
+    assert_eq!(by_block.len(), 2);
+    let mut block_deals = Vec::new();
+    for (block, matches) in &by_block {
+        let [a, b] = matches[..] else {
+            panic!("block {block} has {} matches", matches.len());
+        };
+        let (mut seats_a, seats_b) = (names(a), names(b));
+        seats_a.reverse();
+        assert_eq!(seats_a, seats_b, "block {block} swaps the seats");
+        let (deals_a, deals_b) = (deals(&replay(a)), deals(&replay(b)));
+        // Every hand of both seats was dealt.
+        assert!(deals_a.len() >= 40, "{deals_a:?}");
+        assert_eq!(
+            deals_a, deals_b,
+            "block {block}: the same cards to the same seats"
+        );
+        block_deals.push(deals_a);
+    }
+    // Not vacuous: another block has other deals.
+    assert_ne!(block_deals[0], block_deals[1]);
+}
+
+#[test]
+fn a_gauntlet_plays_only_the_candidate_and_grades_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!(
+        "game = \"classic\"\nformat = \"gauntlet\"\ncandidates = [\"cand\"]\nseats = 2\n\
+         hands = 20\nseed = 3\nrounds = 2\n{TIME}\n[grading]\npass = {{ weak = 0.0, other = 1000.0 }}\n{}",
+        bots_toml(&[
+            ("weak", random()),
+            ("cand", montecarlo()),
+            ("other", random_seeded(9)),
+        ])
+    );
+    let file = write(dir.path(), "gauntlet.toml", &text);
+    let out = dir.path().join("out");
+    let run = tournament_ok(&file, &out, &[]);
+
+    // The candidate against each of the two field bots, both seat orders, two rounds.
+    let records = results(&out);
+    assert_eq!(records.len(), 8, "{records:?}");
+    for r in &records {
+        assert!(names(r).contains(&"cand".to_string()), "{r}");
+    }
+    let opponents: BTreeSet<String> = records
+        .iter()
+        .flat_map(names)
+        .filter(|n| n != "cand")
+        .collect();
+    assert_eq!(opponents, BTreeSet::from(["other".into(), "weak".into()]));
+
+    let grades = json(&out.join("grades.json"));
+    let grades = grades.as_array().expect("a list of grades");
+    assert_eq!(grades.len(), 2, "{grades:?}");
+    let grade = |opponent: &str| {
+        grades
+            .iter()
+            .find(|g| g["opponent"] == opponent)
+            .unwrap_or_else(|| panic!("no grade against {opponent}: {grades:?}"))
+    };
+    for g in grades {
+        assert_eq!(g["candidate"], "cand");
+        assert_eq!(g["hands"], 80, "{g}");
+        let consistent = g["chips_per_hand"].as_f64().unwrap() >= g["mark"].as_f64().unwrap();
+        assert_eq!(g["pass"].as_bool(), Some(consistent), "{g}");
+    }
+    // Montecarlo beats the random bot (these seeds: +1.125 chips per hand); nobody wins a
+    // thousand chips per hand.
+    assert_eq!(grade("weak")["pass"], true, "{grades:?}");
+    assert_eq!(grade("other")["pass"], false, "{grades:?}");
+    let text = stdout(&run);
+    assert!(text.contains("PASS") && text.contains("FAIL"), "{text}");
+}
+
+fn sprt_file(candidate: (&str, String), baseline: (&str, String)) -> String {
+    format!(
+        "game = \"classic\"\nformat = \"sprt\"\nhands = 20\nseed = 3\n{TIME}\n[sprt]\nm0 = 0.0\n\
+         m1 = 0.3\nmax_blocks = 200\n{}",
+        bots_toml(&[candidate, baseline])
+    )
+}
+
+#[test]
+fn sprt_stops_early_when_the_candidate_is_clearly_better() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "sprt.toml",
+        &sprt_file(("montecarlo", montecarlo()), ("random", random())),
+    );
+    let out = dir.path().join("out");
+    let run = tournament_ok(&file, &out, &[]);
+    assert!(stdout(&run).contains("SPRT: AcceptH1"), "{}", stdout(&run));
+    let records = results(&out);
+    // Stopped well before 200 blocks, with whole blocks in order.
+    assert!(
+        !records.is_empty() && records.len() < 400,
+        "{} matches",
+        records.len()
+    );
+    assert_eq!(records.len() % 2, 0);
+    let indices: Vec<u64> = records
+        .iter()
+        .map(|r| r["index"].as_u64().unwrap())
+        .collect();
+    assert_eq!(indices, (0..records.len() as u64).collect::<Vec<_>>());
+    assert!(
+        stdout(&run).contains(&format!("{} matches)", records.len())),
+        "{}",
+        stdout(&run)
+    );
+
+    // Resuming a decided test plays nothing.
+    let again = tournament_ok(&file, &out, &[]);
+    assert!(
+        stdout(&again).contains("SPRT: AcceptH1"),
+        "{}",
+        stdout(&again)
+    );
+    assert!(
+        stdout(&again).contains(&format!(
+            "0 matches played now, {} from before",
+            records.len()
+        )),
+        "{}",
+        stdout(&again)
+    );
+
+    // A sequential test cannot be sharded.
+    let sharded_out = dir.path().join("sharded");
+    let sharded = tournament(&file, &sharded_out, &["--shard", "1/2"]);
+    assert!(!sharded.status.success(), "{}", stdout(&sharded));
+    assert!(
+        stderr(&sharded).contains("cannot be sharded"),
+        "{}",
+        stderr(&sharded)
+    );
+    assert!(!sharded_out.join("results.jsonl").exists());
+}
+
+/// The SPRT line of a run's output.
+fn sprt_line(output: &Output) -> String {
+    stdout(output)
+        .lines()
+        .find(|l| l.starts_with("SPRT:"))
+        .unwrap_or_else(|| panic!("no SPRT line in {}", stdout(output)))
+        .to_string()
+}
+
+#[test]
+fn sprt_results_do_not_depend_on_jobs() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "sprt.toml",
+        &sprt_file(("montecarlo", montecarlo()), ("random", random())),
+    );
+    let one = dir.path().join("jobs1");
+    let six = dir.path().join("jobs6");
+    let a = tournament_ok(&file, &one, &["--jobs", "1"]);
+    let b = tournament_ok(&file, &six, &["--jobs", "6"]);
+    assert_eq!(sprt_line(&a), sprt_line(&b));
+    assert_eq!(sorted_results(&one), sorted_results(&six));
+}
+
+#[test]
+fn sprt_accepts_h0_when_the_candidate_is_worse() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "sprt.toml",
+        &sprt_file(("random", random()), ("montecarlo", montecarlo())),
+    );
+    let out = dir.path().join("out");
+    let run = tournament_ok(&file, &out, &[]);
+    assert!(stdout(&run).contains("SPRT: AcceptH0"), "{}", stdout(&run));
+    assert!(results(&out).len() < 400);
+}
+
+/// A header, then the [[bot]] entries.
+fn file_with(header: &str, bots: &[(&str, String)]) -> String {
+    format!("{header}\n{TIME}{}", bots_toml(bots))
+}
+
+#[test]
+fn bad_tournament_files_are_refused_with_file_line_and_field() {
+    let two = || vec![("a", random()), ("b", random())];
+    // (what, file text, the text of the line to be named, what the message must contain)
+    let cases: Vec<(&str, String, &str, Vec<&str>)> = vec![
+        (
+            "unknown game",
+            file_with("game = \"poker\"\nhands = 5", &two()),
+            "game = \"poker\"",
+            vec!["field `game`", "poker"],
+        ),
+        (
+            "unknown field",
+            file_with("game = \"classic\"\nhands = 5\ncolour = 3", &two()),
+            "colour = 3",
+            vec!["unknown field `colour`"],
+        ),
+        (
+            "missing program",
+            file_with(
+                "game = \"classic\"\nhands = 5",
+                &[
+                    ("a", random()),
+                    ("ghost", "/nonexistent/arena-test/bot --x".into()),
+                ],
+            ),
+            "/nonexistent/arena-test/bot",
+            vec!["field `bot.command`", "/nonexistent/arena-test/bot"],
+        ),
+        (
+            "a bot that exits at once",
+            file_with(
+                "game = \"classic\"\nhands = 5",
+                &[("a", random()), ("quitter", "sh -c 'exit 3'".into())],
+            ),
+            // The line of the bot's `[[bot]]` entry: the second one.
+            "[[bot]]\nname = \"quitter\"",
+            vec!["field `bot.command`", "\"quitter\"", "handshake"],
+        ),
+        (
+            "a bot that answers garbage",
+            file_with(
+                "game = \"classic\"\nhands = 5",
+                &[
+                    ("a", random()),
+                    ("garbler", "sh -c 'echo not-json; sleep 1'".into()),
+                ],
+            ),
+            "[[bot]]\nname = \"garbler\"",
+            vec!["field `bot.command`", "\"garbler\"", "handshake"],
+        ),
+        (
+            "too few bots for the seats",
+            file_with("game = \"classic\"\nhands = 5\nseats = 3", &two()),
+            "[[bot]]",
+            vec!["field `bot`", "3-seat", "needs at least 3 bots"],
+        ),
+        (
+            "too many seats for the game",
+            file_with("game = \"classic\"\nhands = 5\nseats = 18", &two()),
+            "seats = 18",
+            vec!["field `seats`"],
+        ),
+        (
+            "one seat",
+            file_with("game = \"closest-555\"\nhands = 5\nseats = 1", &two()),
+            "seats = 1",
+            vec!["field `seats`"],
+        ),
+        (
+            "unknown sequence order",
+            file_with(
+                "game = \"classic\"\nhands = 5\n[table]\nsequence_order = \"zyx-high\"",
+                &two(),
+            ),
+            "sequence_order",
+            vec!["field `table.sequence_order`", "zyx-high"],
+        ),
+        (
+            "two bots with one name",
+            format!(
+                "game = \"classic\"\nhands = 5\n\n[[bot]]\nname = \"twin\"\ncommand = {r}\n\n\
+                 [[bot]]\nname = \"twin\" # again\ncommand = {r}\n",
+                r = q(&random())
+            ),
+            "name = \"twin\" # again",
+            vec!["field `bot.name`", "twin"],
+        ),
+        (
+            "a gauntlet without candidates",
+            file_with(
+                "game = \"classic\"\nhands = 5\nformat = \"gauntlet\"",
+                &[("a", random()), ("b", random()), ("c", random())],
+            ),
+            "format = \"gauntlet\"",
+            vec!["field `candidates`"],
+        ),
+        (
+            "an sprt without [sprt]",
+            file_with("game = \"classic\"\nhands = 5\nformat = \"sprt\"", &two()),
+            "format = \"sprt\"",
+            vec!["field `sprt`"],
+        ),
+        (
+            "no hands",
+            file_with("game = \"classic\"\nhands = 0", &two()),
+            "hands = 0",
+            vec!["field `hands`"],
+        ),
+        (
+            "a candidate that is no bot",
+            file_with(
+                "game = \"classic\"\nhands = 5\nformat = \"gauntlet\"\ncandidates = [\"nobody\"]",
+                &two(),
+            ),
+            "candidates = ",
+            vec!["field `candidates`", "nobody"],
+        ),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let mut failures = Vec::new();
+    for (i, (what, text, line_text, needles)) in cases.iter().enumerate() {
+        let file = write(dir.path(), &format!("bad-{i}.toml"), text);
+        let out = dir.path().join(format!("out-{i}"));
+        let run = tournament(&file, &out, &[]);
+        let message = stderr(&run);
+        let line = line_of(text, line_text);
+        let place = format!("{}:{line}", file.display());
+        let mut problems = Vec::new();
+        if run.status.code() != Some(2) {
+            problems.push(format!("exit {:?}, expected 2", run.status.code()));
+        }
+        if !message.contains(&place) {
+            problems.push(format!("does not name {place}"));
+        }
+        for needle in needles {
+            if !message.contains(needle) {
+                problems.push(format!("does not say {needle:?}"));
+            }
+        }
+        if out.join("results.jsonl").exists() && !read(&out.join("results.jsonl")).trim().is_empty()
+        {
+            problems.push("played matches".into());
+        }
+        if !problems.is_empty() {
+            failures.push(format!(
+                "{what}: {}\n  stderr: {message}",
+                problems.join("; ")
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+#[test]
+fn bad_command_line_values_exit_with_code_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "rr.toml", &round_robin(7, 5, 1, &three_bots()));
+    let out = dir.path().join("out");
+    for bad in [
+        &["--shard", "0/2"][..],
+        &["--shard", "3/2"][..],
+        &["--shard", "1/0"][..],
+        &["--shard", "2"][..],
+        &["--jobs", "abc"][..],
+    ] {
+        let run = tournament(&file, &out, bad);
+        assert_eq!(
+            run.status.code(),
+            Some(2),
+            "{bad:?}: {}{}",
+            stdout(&run),
+            stderr(&run)
+        );
+        assert!(!stderr(&run).is_empty(), "{bad:?} says why");
+        assert!(!out.exists(), "{bad:?} must not start the tournament");
+    }
+    // And a file that does not exist.
+    let run = tournament(&dir.path().join("nowhere.toml"), &out, &[]);
+    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
+    assert!(stderr(&run).contains("nowhere.toml"), "{}", stderr(&run));
+}
+
+#[test]
+fn standings_of_real_play_rank_montecarlo_first_and_the_random_copies_level() {
+    // Montecarlo against two copies of the random bot under different names. The second copy
+    // draws from its own fixed seed, so the two copies are the same strategy with different
+    // luck: their duplicate edge is pure noise, and a 95% interval excludes 0 in about one
+    // tournament of twenty. With these seeds it does not (tournament seeds 1, 2, 3, 5 and 6
+    // give no mark, seed 4 gives one: `+0.142+`); the run is deterministic for fixed seeds, so
+    // the check does not flake. Montecarlo's edge over random play is about +1 chip per hand,
+    // many times its standard error over 20 blocks.
+    let dir = tempfile::tempdir().unwrap();
+    let bots = [
+        ("montecarlo", montecarlo()),
+        ("random-a", random()),
+        ("random-b", random_seeded(424_242)),
+    ];
+    let file = write(dir.path(), "stats.toml", &round_robin(1, 30, 10, &bots));
+    let out = dir.path().join("out");
+    tournament_ok(&file, &out, &[]);
+    let standings = json(&out.join("standings.json"));
+    assert_eq!(standings["matches"], 60);
+
+    let first = &standings["bots"][0];
+    assert_eq!(first["name"], "montecarlo", "{standings:#}");
+    assert_eq!(first["rank"], 1);
+    let low = first["ci"]["low"].as_f64().expect("a bounded interval");
+    assert!(low > 0.0, "montecarlo's interval excludes 0: {first}");
+    assert!(first["rating"].as_f64().unwrap() > 0.0, "{first}");
+
+    let cross = standings["crosstable"].as_array().unwrap();
+    let entry = |bot: &str, opponent: &str| {
+        cross
+            .iter()
+            .find(|c| c["bot"] == bot && c["opponent"] == opponent)
+            .unwrap_or_else(|| panic!("no {bot} vs {opponent} in {cross:?}"))
+    };
+    for (a, b) in [("random-a", "random-b"), ("random-b", "random-a")] {
+        let e = entry(a, b);
+        assert_eq!(e["mark"], "", "identical strategies, not significant: {e}");
+        let (lo, hi) = (
+            e["ci"]["low"].as_f64().unwrap(),
+            e["ci"]["high"].as_f64().unwrap(),
+        );
+        assert!(lo <= 0.0 && 0.0 <= hi, "{e}");
+    }
+    // Montecarlo is significantly ahead of at least one random copy, and behind nobody.
+    let marks: Vec<&str> = ["random-a", "random-b"]
+        .iter()
+        .map(|o| entry("montecarlo", o)["mark"].as_str().unwrap())
+        .collect();
+    assert!(marks.contains(&"+") && !marks.contains(&"-"), "{marks:?}");
+}
