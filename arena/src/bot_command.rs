@@ -38,6 +38,18 @@ pub fn default_name(argv: &[String]) -> String {
         .file_name()
         .map(|f| f.to_string_lossy().into_owned());
     let pick = match program.as_deref() {
+        // `java -cp DIR Main`: the class name, not the class path.
+        Some("java") => argv[1..]
+            .iter()
+            .enumerate()
+            .filter(|(i, a)| {
+                !a.starts_with('-')
+                    && !(*i > 0
+                        && matches!(argv[*i].as_str(), "-cp" | "-classpath" | "--class-path"))
+            })
+            .map(|(_, a)| a.clone())
+            .next()
+            .unwrap_or_else(|| argv[0].clone()),
         Some(p) if interpreters.contains(&p) => argv[1..]
             .iter()
             .find(|a| !a.starts_with('-'))

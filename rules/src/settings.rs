@@ -110,7 +110,9 @@ pub const MAX_POT_LIMIT: u64 = 1 << 40;
 
 /// Everything that fixes how a hand is played. All amounts are in chips.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+// Unknown fields are ignored, not refused: bots parse these settings from the hello, and the
+// protocol promises that additions never break old bots.
+#[serde(default)]
 pub struct Settings {
     pub variant: Variant,
     /// Paid by every seat before the deal; the first current stake.

@@ -57,7 +57,16 @@ pub fn run(name: &str, mut bot: impl Bot) {
                 let (Some(game), Ok(request)) =
                     (&game, serde_json::from_value::<Request>(message.clone()))
                 else {
-                    eprintln!("{name}: cannot read request {line}");
+                    // Never leave a request unanswered: a safe answer for its kind.
+                    eprintln!("{name}: cannot read request {line}; answering safely");
+                    let safe = match message["kind"].as_str() {
+                        Some("swap") => "keep",
+                        Some("sideshow_reply") => "refuse",
+                        _ => "pack",
+                    };
+                    let answer = serde_json::json!({"id": message["id"], "action": safe});
+                    let _ = writeln!(stdout, "{answer}");
+                    let _ = stdout.flush();
                     continue;
                 };
                 let action = bot.decide(game, &request);
@@ -65,6 +74,12 @@ pub fn run(name: &str, mut bot: impl Bot) {
                 answer["id"] = request.id.into();
                 let _ = writeln!(stdout, "{answer}");
                 let _ = stdout.flush();
+            }
+            Some("fault") => {
+                eprintln!("{name}: the arena reports a fault: {line}");
+                if let Some(game) = &game {
+                    bot.observe(game, &message);
+                }
             }
             Some("match_end") => {
                 if let Some(game) = &game {
