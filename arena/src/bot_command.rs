@@ -43,9 +43,9 @@ pub fn default_name(argv: &[String]) -> String {
             .iter()
             .enumerate()
             .filter(|(i, a)| {
-                !a.starts_with('-')
-                    && !(*i > 0
-                        && matches!(argv[*i].as_str(), "-cp" | "-classpath" | "--class-path"))
+                let after_classpath =
+                    *i > 0 && matches!(argv[*i].as_str(), "-cp" | "-classpath" | "--class-path");
+                !a.starts_with('-') && !after_classpath
             })
             .map(|(_, a)| a.clone())
             .next()
