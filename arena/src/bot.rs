@@ -11,8 +11,9 @@ mod limits;
 mod process;
 mod spec;
 mod stderr;
+mod usage;
 
-pub use bwrap::{bwrap_args, probe_bwrap};
+pub use bwrap::{Hidden, bwrap_args, probe_bwrap};
 pub use error::{ReadError, SpawnError, WriteError};
 pub use group::set_child_subreaper;
 pub use process::{BotProcess, ExitSummary};
@@ -20,3 +21,4 @@ pub use spec::{
     BotSpec, DEFAULT_MAX_LINE_BYTES, DEFAULT_PATH, DEFAULT_STDERR_KEEP_BYTES, Limits, SandboxLevel,
 };
 pub use stderr::{SUMMARY_TAIL_BYTES, StderrSummary};
+pub use usage::peak_rss_kb;

@@ -15,10 +15,20 @@ use crate::referee::{MatchConfig, MatchError, MatchResult, SeatConfig, run_match
 pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
     let settings = args.table.settings(args.game);
     settings.validate(args.bots.len()).map_err(|e| {
-        Exit::new(
-            ExitKind::BadInput,
-            format!("{e} (--bot was given {} times)", args.bots.len()),
-        )
+        let message = match &e {
+            // Name the option and the value given: `--boot 0: setting boot: must be ...`.
+            rules::SettingsError::Field(field, _) => {
+                let value = serde_json::to_value(settings)
+                    .ok()
+                    .and_then(|v| v.get(*field).map(|v| v.to_string()))
+                    .unwrap_or_default();
+                format!("--{} {value}: {e}", field.replace('_', "-"))
+            }
+            rules::SettingsError::Seats { .. } => {
+                format!("{e} (--bot was given {} times)", args.bots.len())
+            }
+        };
+        Exit::new(ExitKind::BadInput, message)
     })?;
     if args.names.len() > args.bots.len() {
         return Err(Exit::new(
@@ -68,12 +78,20 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         file_size_bytes: Some(64 << 20),
         open_files: Some(256),
     };
+    // Under bwrap a bot sees none of these: the other seats' directories, the logs, the
+    // transcripts and the replay (which holds every seat's cards).
+    let hidden: Vec<_> = [Some(work.path()), Some(log_dir.as_path())]
+        .into_iter()
+        .chain([args.transcripts.as_deref(), args.replay.as_deref()])
+        .flatten()
+        .map(Path::to_path_buf)
+        .collect();
     let seats = argvs
         .into_iter()
         .zip(&names)
         .enumerate()
-        .map(|(seat, (argv, name))| SeatConfig {
-            spec: bot_command::spec(SpecInput {
+        .map(|(seat, (argv, name))| {
+            let mut spec = bot_command::spec(SpecInput {
                 name,
                 argv,
                 workdir: work.path().join(format!("seat{seat}")),
@@ -81,7 +99,9 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
                 seat,
                 sandbox: args.limits.sandbox.into(),
                 limits,
-            }),
+            });
+            spec.hidden = hidden.clone();
+            SeatConfig { spec }
         })
         .collect();
     let config = MatchConfig {
@@ -110,7 +130,10 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         Err(e) => return Err(e.into()),
     };
     if args.json {
-        crate::output::print(&format!("{}\n", summary_json(&result)))?;
+        let mut summary = summary_json(&result);
+        // The arena's own peak memory: bots must not be able to make it grow.
+        summary["arena_max_rss_kb"] = crate::bot::peak_rss_kb().into();
+        crate::output::print(&format!("{summary}\n"))?;
     } else {
         crate::output::print(&summary_text(&result, args.replay.as_deref()))?;
     }

@@ -8,7 +8,7 @@ use std::process::Stdio;
 
 use tokio::process::Command;
 
-use super::bwrap::bwrap_args;
+use super::bwrap::{Hidden, bwrap_args, under_hidden};
 use super::error::SpawnError;
 use super::limits;
 use super::spec::{BotSpec, DEFAULT_PATH, SandboxLevel};
@@ -52,7 +52,11 @@ pub(crate) fn prepare(spec: &BotSpec) -> Result<Prepared, SpawnError> {
             name: name(),
             program: program.clone(),
             detail: if program.contains('/') {
-                format!(" (looked for {})", workdir.join(program).display())
+                format!(
+                    " (no executable file at {}; a relative path is taken from the bot's \
+                     working directory)",
+                    workdir.join(program).display()
+                )
             } else {
                 format!(" on PATH={}", path_var.to_string_lossy())
             },
@@ -75,8 +79,15 @@ pub(crate) fn prepare(spec: &BotSpec) -> Result<Prepared, SpawnError> {
                              level `limits`)"
                         .to_string(),
                 })?;
+            let plan = sandbox_paths(spec, &resolved);
             let mut cmd = Command::new(bwrap);
-            cmd.args(bwrap_args(&workdir, &resolved, args));
+            cmd.args(bwrap_args(
+                &workdir,
+                &plan.hidden,
+                &plan.needed,
+                &plan.program,
+                &plan.args,
+            ));
             cmd
         }
     };
@@ -102,6 +113,60 @@ pub(crate) fn prepare(spec: &BotSpec) -> Result<Prepared, SpawnError> {
         cmd,
         program: program.clone(),
     })
+}
+
+/// What bwrap needs besides the workdir.
+struct SandboxPaths {
+    /// The spec's hidden paths that exist, canonical, sorted into directories and files.
+    hidden: Vec<Hidden>,
+    /// Files the bot is given although they may be inside a hidden directory (its program,
+    /// absolute paths to files among its arguments), canonical.
+    needed: Vec<PathBuf>,
+    /// The program and arguments to run. A path to a needed file inside a hidden directory
+    /// is given in its canonical form: the way to it (`/hidden/x/../bot.py`) may not exist
+    /// in the sandbox, the file itself does.
+    program: PathBuf,
+    args: Vec<String>,
+}
+
+fn sandbox_paths(spec: &BotSpec, program: &Path) -> SandboxPaths {
+    let hidden: Vec<Hidden> = spec
+        .hidden
+        .iter()
+        .filter_map(|path| match path.canonicalize() {
+            Ok(real) if real.is_dir() => Some(Hidden::Dir(real)),
+            Ok(real) => Some(Hidden::File(real)),
+            Err(e) => {
+                tracing::debug!(bot = %spec.name, "not hiding {}: {e}", path.display());
+                None
+            }
+        })
+        .collect();
+    let real_file = |p: &Path| p.canonicalize().ok().filter(|r| r.is_file());
+    let mut needed = Vec::new();
+    let mut given = |p: &Path| -> Option<PathBuf> {
+        let real = real_file(p)?;
+        needed.push(real.clone());
+        under_hidden(&real, &hidden).then_some(real)
+    };
+    let program = given(program).unwrap_or_else(|| program.to_path_buf());
+    let args = spec.argv[1..]
+        .iter()
+        .map(|arg| {
+            let path = Path::new(arg);
+            path.is_absolute()
+                .then(|| given(path))
+                .flatten()
+                .and_then(|real| real.to_str().map(String::from))
+                .unwrap_or_else(|| arg.clone())
+        })
+        .collect();
+    SandboxPaths {
+        hidden,
+        needed,
+        program,
+        args,
+    }
 }
 
 /// The bot's complete environment: defaults, then the spec's own entries on top.
@@ -169,6 +234,43 @@ mod tests {
                 ("SEED".into(), "7".into())
             ]
         );
+    }
+
+    #[test]
+    fn sandbox_paths_give_files_inside_hidden_directories_by_their_real_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(root.join("out/sub")).unwrap();
+        std::fs::write(root.join("out/bot.py"), "").unwrap();
+        std::fs::write(root.join("elsewhere.txt"), "").unwrap();
+        let roundabout = root.join("out/sub/../bot.py");
+        let mut spec = BotSpec::new(
+            "b",
+            vec![
+                "/bin/sh".into(),
+                roundabout.to_str().unwrap().into(),
+                root.join("elsewhere.txt").to_str().unwrap().into(),
+                "--flag".into(),
+                root.join("missing").to_str().unwrap().into(),
+            ],
+            root.join("out/work"),
+            root.join("log"),
+        );
+        spec.hidden = vec![root.join("out"), root.join("missing")];
+        let plan = sandbox_paths(&spec, Path::new("/bin/sh"));
+        assert_eq!(plan.hidden, [Hidden::Dir(root.join("out"))]);
+        assert_eq!(plan.program, Path::new("/bin/sh"));
+        assert_eq!(
+            plan.args,
+            [
+                root.join("out/bot.py").to_str().unwrap(),
+                root.join("elsewhere.txt").to_str().unwrap(),
+                "--flag",
+                root.join("missing").to_str().unwrap(),
+            ]
+        );
+        assert!(plan.needed.contains(&root.join("out/bot.py")));
+        assert!(plan.needed.contains(&root.join("elsewhere.txt")));
     }
 
     #[test]

@@ -1,4 +1,8 @@
 //! The `pre_exec` hook of the `limits` and `bwrap` levels: a new session, then [`Limits`].
+//!
+//! This is resource control, not isolation: at the `limits` level the bot still reads and
+//! writes the whole file system as the arena's user and has the network (see
+//! [`SandboxLevel::Limits`](super::SandboxLevel::Limits)).
 
 use std::io;
 

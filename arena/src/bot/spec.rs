@@ -38,6 +38,22 @@ pub struct BotSpec {
     pub max_line_bytes: usize,
     /// Bytes of stderr kept at the head and at the tail of the log (so at most twice this).
     pub stderr_keep_bytes: usize,
+    /// Paths the bot must not see, enforced at [`SandboxLevel::Bwrap`] only: inside the
+    /// sandbox each directory is an empty read-only tmpfs and each file cannot be opened
+    /// (`/dev/null` bound over it, on a `nodev` mount). They are mounted *before* the bot's
+    /// own `workdir` is bound, so a workdir inside a hidden directory (a seat's directory
+    /// under the match's directory) stays visible and writable, and its siblings do not.
+    /// Typical entries: the directory holding every seat's workdir, the logs, transcripts
+    /// and replay of the match.
+    ///
+    /// A path that does not exist when the bot starts is not hidden (there is nothing to
+    /// mount over): create it first. The command line is the operator's, so naming a file
+    /// there gives it to the bot: the program and every absolute path to a file in `argv`
+    /// stay readable even inside a hidden directory (bound again, read-only, file by file),
+    /// but the files next to them do not, so keep bots outside hidden directories. At
+    /// [`SandboxLevel::None`] and [`SandboxLevel::Limits`] this list does nothing: the bot
+    /// can read everything the arena's user can.
+    pub hidden: Vec<PathBuf>,
 }
 
 impl BotSpec {
@@ -59,6 +75,7 @@ impl BotSpec {
             sandbox: SandboxLevel::default(),
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             stderr_keep_bytes: DEFAULT_STDERR_KEEP_BYTES,
+            hidden: Vec::new(),
         }
     }
 }
@@ -86,19 +103,45 @@ pub struct Limits {
     pub open_files: Option<u64>,
 }
 
-/// How much isolation a bot gets.
+/// How much isolation a bot gets. What each level does *not* contain matters as much as
+/// what it does; ARCHITECTURE.md ("Sandbox levels") has the same list.
+///
+/// Every level: the bot runs as the arena's own user, in its own process group, with a
+/// cleared environment (`PATH`, `HOME` and the spec's `env` only), a private working
+/// directory as its current directory and `HOME`, piped stdin/stdout/stderr (lines capped,
+/// stderr log capped) and wall-clock deadlines on every read and write; its whole group is
+/// killed and reaped at the end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SandboxLevel {
     /// Own process group (in the arena's session), cleared environment, nothing else. Keeps
-    /// the `posix_spawn` path.
+    /// the `posix_spawn` path. For trusted bots only.
     None,
     /// Own session (hence own process group, and no controlling terminal), the rlimits in
     /// [`Limits`] and no core dumps.
+    ///
+    /// This is resource control, **not isolation**. The private working directory is only
+    /// the current directory: the whole file system stays readable and writable as the
+    /// arena's user (another seat's working directory, the stderr logs, transcripts and the
+    /// replay being written, which holds every seat's cards; [`BotSpec::hidden`] is ignored),
+    /// the network is open, and the bot can see, signal and (where Yama allows) ptrace other
+    /// bots and the arena itself, which run as the same user. `RLIMIT_DATA` bounds heap and
+    /// private mappings, not shared or file mappings; nothing bounds the number of processes
+    /// (`RLIMIT_NPROC` counts all of the user's processes, and root ignores it) or the number
+    /// of files written.
     #[default]
     Limits,
-    /// As `Limits`, inside bubblewrap: no network, read-only `/`, private `/tmp`, private
-    /// `/proc` and `/dev`, only the workdir writable. Needs `bwrap` on the bot's or the
-    /// arena's `PATH`.
+    /// As `Limits`, inside bubblewrap: no network (own network namespace with only a down
+    /// `lo`), own PID namespace (other processes invisible, `/proc` private), read-only `/`,
+    /// private writable `/tmp` and `/run`, private `/dev`, the paths in [`BotSpec::hidden`]
+    /// emptied, only the workdir writable. Needs `bwrap` on the bot's or the arena's `PATH`.
+    ///
+    /// Still not contained: every file readable by the arena's user outside `/tmp`, `/run`
+    /// and the hidden paths is readable (home directories, keys, other projects);
+    /// Unix-domain sockets reachable through the file system outside those paths can still
+    /// be connected to (the network namespace covers TCP/IP and abstract sockets only); no
+    /// seccomp filter, so the whole kernel interface is exposed; `/tmp` and `/run` are
+    /// memory-backed and not counted by `RLIMIT_DATA`; no cgroup, so no limit on processes,
+    /// and CPU time is limited per process, not per bot.
     Bwrap,
 }

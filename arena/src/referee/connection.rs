@@ -209,45 +209,20 @@ impl Connection {
                 }
                 Err(e) => return Err(self.read_fault(e).await),
             };
-            let answer: Answer = match serde_json::from_str(&line) {
-                Ok(answer) => answer,
-                Err(e) => {
-                    // A late answer to an earlier request is dropped, not a fault.
-                    if let Some(id) = stale_id(&line)
-                        && id < request.id
-                    {
-                        stale_lines += 1;
-                        continue;
-                    }
-                    return Err(SeatFault::new(
-                        FaultKind::Malformed,
-                        format!("not an answer: {e}"),
-                        false,
-                    )
-                    .with_line(&line));
+            let action = match classify(&line, request.id) {
+                Classified::Answer(action) => action,
+                Classified::Stale(_) => {
+                    stale_lines += 1;
+                    continue;
                 }
+                Classified::Fault(fault) => return Err(fault),
             };
-            if answer.id < request.id {
-                stale_lines += 1;
-                continue;
-            }
-            if answer.id != request.id {
-                return Err(SeatFault::new(
-                    FaultKind::WrongId,
-                    format!(
-                        "answer has id {}, the request was {}",
-                        answer.id, request.id
-                    ),
-                    false,
-                )
-                .with_line(&line));
-            }
             let elapsed = sent.elapsed();
             self.bank = self
                 .bank
                 .saturating_sub(elapsed.saturating_sub(self.decision));
             return Ok(Asked {
-                action: answer.action,
+                action,
                 elapsed,
                 stale_lines,
             });
@@ -300,6 +275,55 @@ fn write_fault(error: WriteError) -> SeatFault {
     }
 }
 
+/// What one line read from a bot means while request `pending_id` waits for its answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Classified {
+    /// The answer to the pending request.
+    Answer(Action),
+    /// A late answer (or any JSON object with an integer `id`) to an earlier request: it is
+    /// dropped and the wait goes on.
+    Stale(u64),
+    /// Not an answer to the pending request: `malformed` (not JSON, not an answer's shape)
+    /// or `wrong_id` (an answer with an id that was never sent). Never `broken`: the stream
+    /// is still usable.
+    Fault(SeatFault),
+}
+
+/// The pure part of [`Connection::ask`]: turns one line (already known to be UTF-8 and
+/// within the length limit) into an answer, a dropped stale line, or a fault. Never panics,
+/// whatever the line.
+pub fn classify(line: &str, pending_id: u64) -> Classified {
+    let answer: Answer = match serde_json::from_str(line) {
+        Ok(answer) => answer,
+        Err(e) => {
+            // A late answer to an earlier request is dropped, not a fault.
+            if let Some(id) = stale_id(line)
+                && id < pending_id
+            {
+                return Classified::Stale(id);
+            }
+            return Classified::Fault(
+                SeatFault::new(FaultKind::Malformed, format!("not an answer: {e}"), false)
+                    .with_line(line),
+            );
+        }
+    };
+    if answer.id < pending_id {
+        return Classified::Stale(answer.id);
+    }
+    if answer.id != pending_id {
+        return Classified::Fault(
+            SeatFault::new(
+                FaultKind::WrongId,
+                format!("answer has id {}, the request was {pending_id}", answer.id),
+                false,
+            )
+            .with_line(line),
+        );
+    }
+    Classified::Answer(answer.action)
+}
+
 /// The `id` of a line that is JSON with an integer `id` but not a valid answer.
 fn stale_id(line: &str) -> Option<u64> {
     #[derive(serde::Deserialize)]
@@ -318,4 +342,242 @@ fn excerpt(line: &str) -> String {
         end -= 1;
     }
     format!("{}...", &line[..end])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Checks `classify` against the protocol's rules, whatever the line.
+    fn check(line: &str, pending: u64) {
+        let parsed = serde_json::from_str::<Answer>(line);
+        match classify(line, pending) {
+            Classified::Answer(action) => {
+                let answer = parsed.expect("an answer parses as one");
+                assert_eq!(answer.id, pending);
+                assert_eq!(answer.action, action);
+            }
+            Classified::Stale(id) => {
+                assert!(id < pending, "stale id {id} for pending {pending}");
+                let value: serde_json::Value =
+                    serde_json::from_str(line).expect("a stale line is JSON");
+                assert!(value.is_object(), "{line}");
+            }
+            Classified::Fault(fault) => {
+                assert!(!fault.broken, "a bad line leaves the stream usable");
+                assert!(!fault.detail.is_empty());
+                let kept = fault.line.as_deref().expect("the line is recorded");
+                assert!(kept.len() <= LINE_EXCERPT_BYTES + 3, "{} bytes", kept.len());
+                assert!(line.starts_with(kept.trim_end_matches("...")));
+                match fault.kind {
+                    FaultKind::WrongId => {
+                        let answer = parsed.expect("a wrong id is an answer");
+                        assert!(answer.id > pending);
+                    }
+                    FaultKind::Malformed => assert!(parsed.is_err(), "{line}"),
+                    other => panic!("unexpected fault kind {other} for {line:?}"),
+                }
+            }
+        }
+    }
+
+    fn fragment() -> impl Strategy<Value = String> {
+        const PIECES: [&str; 36] = [
+            "{",
+            "}",
+            "[",
+            "]",
+            ":",
+            ",",
+            " ",
+            "\"id\"",
+            "\"action\"",
+            "\"amount\"",
+            "\"card\"",
+            "\"type\"",
+            "\"pack\"",
+            "\"bet\"",
+            "\"swap\"",
+            "\"keep\"",
+            "\"see\"",
+            "\"show\"",
+            "\"sideshow\"",
+            "\"accept\"",
+            "\"refuse\"",
+            "\"As\"",
+            "\"10d\"",
+            "\"Zz\"",
+            "null",
+            "true",
+            "1e400",
+            "-0",
+            "1.5",
+            "\"\\u0000\"",
+            "\"\\ud800\"",
+            "\u{1F0A1}",
+            "\\",
+            "\"",
+            "0",
+            "1",
+        ];
+        prop_oneof![
+            4 => prop::sample::select(&PIECES[..]).prop_map(String::from),
+            1 => any::<u64>().prop_map(|n| n.to_string()),
+            1 => any::<i64>().prop_map(|n| n.to_string()),
+            1 => (0u64..8).prop_map(|n| n.to_string()),
+        ]
+    }
+
+    fn json_ish() -> impl Strategy<Value = String> {
+        prop::collection::vec(fragment(), 0..24).prop_map(|parts| parts.concat())
+    }
+
+    /// Objects that are almost answers: ids around the pending one, real and unknown
+    /// actions, parameters of the wrong type, extra fields.
+    fn near_miss(pending: u64) -> impl Strategy<Value = String> {
+        let id = prop_oneof![
+            Just(serde_json::json!(pending)),
+            Just(serde_json::json!(pending.saturating_sub(1))),
+            Just(serde_json::json!(pending.saturating_add(1))),
+            Just(serde_json::json!(pending.to_string())),
+            Just(serde_json::json!(-1)),
+            Just(serde_json::json!(1.5)),
+            Just(serde_json::Value::Null),
+            any::<u64>().prop_map(|n| serde_json::json!(n)),
+        ];
+        let action = prop_oneof![
+            Just("pack"),
+            Just("see"),
+            Just("bet"),
+            Just("show"),
+            Just("sideshow"),
+            Just("swap"),
+            Just("keep"),
+            Just("accept"),
+            Just("refuse"),
+            Just("fly"),
+            Just("PACK"),
+            Just(""),
+        ];
+        let param = prop_oneof![
+            Just(None),
+            any::<u64>().prop_map(|n| Some(("amount", serde_json::json!(n)))),
+            Just(Some(("amount", serde_json::json!(-4)))),
+            Just(Some(("amount", serde_json::json!("4")))),
+            Just(Some(("card", serde_json::json!("As")))),
+            Just(Some(("card", serde_json::json!("1x")))),
+            Just(Some(("card", serde_json::json!(7)))),
+            Just(Some(("note", serde_json::json!({"deep": [1, 2, 3]})))),
+        ];
+        (
+            prop::option::of(id),
+            prop::option::of(action),
+            param,
+            any::<bool>(),
+        )
+            .prop_map(|(id, action, param, as_array)| {
+                let mut object = serde_json::Map::new();
+                if let Some(id) = id {
+                    object.insert("id".into(), id);
+                }
+                if let Some(action) = action {
+                    object.insert("action".into(), action.into());
+                }
+                if let Some((key, value)) = param {
+                    object.insert(key.into(), value);
+                }
+                let value = serde_json::Value::Object(object);
+                if as_array {
+                    serde_json::json!([value]).to_string()
+                } else {
+                    value.to_string()
+                }
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn any_string_is_classified(line in any::<String>(), pending in 1u64..) {
+            check(&line, pending);
+        }
+
+        #[test]
+        fn json_ish_strings_are_classified(line in json_ish(), pending in 1u64..20) {
+            check(&line, pending);
+        }
+
+        #[test]
+        fn near_miss_answers_are_classified(
+            (pending, line) in (1u64..=u64::MAX).prop_flat_map(|p| (Just(p), near_miss(p)))
+        ) {
+            check(&line, pending);
+        }
+    }
+
+    /// The generators reach every outcome, so the properties above are not vacuous.
+    #[test]
+    fn near_misses_reach_every_outcome() {
+        use proptest::strategy::ValueTree;
+        let mut runner = proptest::test_runner::TestRunner::deterministic();
+        let mut seen = [0u32; 4];
+        for _ in 0..2000 {
+            let line = near_miss(7).new_tree(&mut runner).unwrap().current();
+            let slot = match classify(&line, 7) {
+                Classified::Answer(_) => 0,
+                Classified::Stale(_) => 1,
+                Classified::Fault(f) if f.kind == FaultKind::Malformed => 2,
+                Classified::Fault(_) => 3,
+            };
+            seen[slot] += 1;
+        }
+        assert!(
+            seen.iter().all(|&n| n > 20),
+            "answer, stale, malformed, wrong id: {seen:?}"
+        );
+    }
+
+    #[test]
+    fn examples() {
+        assert_eq!(
+            classify(r#"{"id":5,"action":"bet","amount":4}"#, 5),
+            Classified::Answer(Action::Bet { amount: 4 })
+        );
+        assert_eq!(
+            classify(r#"{"id":4,"action":"pack"}"#, 5),
+            Classified::Stale(4)
+        );
+        // Not an answer, but an earlier id: a late line of some other shape, dropped.
+        assert_eq!(classify(r#"{"id":3,"note":"hi"}"#, 5), Classified::Stale(3));
+        let kind = |line: &str| match classify(line, 5) {
+            Classified::Fault(f) => Some(f.kind),
+            _ => None,
+        };
+        assert_eq!(
+            kind(r#"{"id":6,"action":"pack"}"#),
+            Some(FaultKind::WrongId)
+        );
+        assert_eq!(
+            kind(r#"{"id":5,"action":"fly"}"#),
+            Some(FaultKind::Malformed)
+        );
+        assert_eq!(
+            kind(r#"{"id":5,"action":"bet"}"#),
+            Some(FaultKind::Malformed)
+        );
+        assert_eq!(kind(r#"{"id":9,"note":"hi"}"#), Some(FaultKind::Malformed));
+        assert_eq!(kind(r#"{"action":"pack"}"#), Some(FaultKind::Malformed));
+        assert_eq!(kind(""), Some(FaultKind::Malformed));
+        assert_eq!(kind(&"[".repeat(10_000)), Some(FaultKind::Malformed));
+        let long = format!("{}é", "x".repeat(LINE_EXCERPT_BYTES - 1));
+        match classify(&long, 5) {
+            Classified::Fault(f) => assert_eq!(
+                f.line.unwrap(),
+                format!("{}...", "x".repeat(LINE_EXCERPT_BYTES - 1))
+            ),
+            other => panic!("{other:?}"),
+        }
+    }
 }
