@@ -470,9 +470,12 @@ fn bwrap_stops_writes_outside_the_bot_directory() {
             let _ = std::fs::remove_file(&in_logs);
             continue;
         }
-        for target in [&home_parent, &in_logs, &var_tmp] {
+        for target in [&in_logs, &var_tmp] {
             assert!(result(target).contains(" failed: "), "{log}");
         }
+        // $HOME/.. (the match's own temporary directory) is read-only when it lies outside
+        // /tmp; when it lies under /tmp it is part of the sandbox's private /tmp, where a write
+        // "succeeds" but is thrown away with the sandbox. Either way it is not the host's.
         // Whatever the bot saw, nothing reached the real file system.
         for path in [&in_logs, &var_tmp, &tmp] {
             let exists = Path::new(path).exists();

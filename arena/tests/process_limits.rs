@@ -176,8 +176,25 @@ async fn bwrap_sandbox_isolates_the_bot() {
     assert_eq!(v["write_root"], false);
     assert_eq!(v["write_usr"], false);
     assert!(v["pid"].as_u64().unwrap() < 10, "own PID namespace");
-    // Private /tmp: only the path down to the workdir (if it lives under /tmp).
-    assert!(v["tmp"].as_array().unwrap().len() <= 1, "{}", v["tmp"]);
+    // Private /tmp: only the paths down to the workdir and to the bot's own program (if
+    // they live under /tmp, as when the repository itself is checked out there).
+    let allowed: Vec<String> = [
+        wd.clone(),
+        std::fs::canonicalize(env!("CARGO_MANIFEST_DIR")).unwrap(),
+    ]
+    .iter()
+    .filter_map(|p| p.strip_prefix("/tmp").ok())
+    .filter_map(|rest| rest.components().next())
+    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+    .collect();
+    for entry in v["tmp"].as_array().unwrap() {
+        let name = entry.as_str().unwrap();
+        assert!(
+            allowed.iter().any(|a| a == name),
+            "{name} visible in /tmp: {}",
+            v["tmp"]
+        );
+    }
 }
 
 #[tokio::test]

@@ -89,6 +89,26 @@ pub fn bwrap_args(
         })
         .chain(scratch.iter().map(PathBuf::as_path))
         .collect();
+    // The directory of the program (and of files named on the command line) stays readable
+    // when it lies in the private /tmp or /run: a script imports its neighbours (a Python
+    // bot's helper module). Bound before the hidden directories so those stay masked inside.
+    let mut bound_dirs: Vec<&Path> = Vec::new();
+    for file in needed {
+        let Some(dir) = file.parent() else { continue };
+        let in_scratch = SCRATCH
+            .iter()
+            .any(|s| dir.starts_with(s) && dir != Path::new(s));
+        let in_hidden = outer
+            .iter()
+            .any(|h| matches!(h, Hidden::Dir(d) if file.starts_with(d)));
+        if in_scratch && !in_hidden && !file.starts_with(workdir) && !bound_dirs.contains(&dir) {
+            push(
+                &mut out,
+                &["--ro-bind".as_ref(), dir.as_os_str(), dir.as_os_str()],
+            );
+            bound_dirs.push(dir);
+        }
+    }
     mount_hidden(&mut out, &outer);
     for file in needed {
         if !file.starts_with(workdir) && outer_dirs.iter().any(|d| file.starts_with(d)) {
