@@ -79,6 +79,14 @@ pub enum Command {
     },
     /// Print the standings of a tournament output directory.
     Standings { dir: PathBuf },
+    /// Write an HTML report of a tournament output directory, with a replay page per match
+    /// in OUTPUT's folder `<name>_replays/`.
+    Report {
+        dir: PathBuf,
+        /// The HTML file to write.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
     /// Combine the output directories of shards into one, with the standings of the whole.
     Merge {
         /// Shard output directories.
@@ -96,6 +104,13 @@ pub enum ReplayCommand {
     Verify { file: PathBuf },
     /// Print a readable hand history.
     Show { file: PathBuf },
+    /// Write a self-contained HTML page that replays the match in a browser.
+    Html {
+        file: PathBuf,
+        /// The HTML file to write.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
 }
 
 #[derive(Args, Debug)]

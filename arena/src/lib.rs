@@ -10,6 +10,7 @@ pub mod cmd_play;
 pub mod cmd_tournament;
 pub mod compare;
 pub mod exit;
+pub mod html;
 pub mod output;
 pub mod play;
 pub mod referee;

@@ -77,6 +77,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 let records = arena::replay::read(&file)?;
                 arena::output::print(&arena::replay::show(&records))?;
             }
+            ReplayCommand::Html { file, output } => arena::html::cmd_replay_html(&file, &output)?,
         },
         Command::Tournament {
             file,
@@ -102,6 +103,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             arena::cmd_check_bot::run(game, &command, time, json).await?
         }
         Command::Standings { dir } => arena::cmd_tournament::show_standings(&dir)?,
+        Command::Report { dir, output } => arena::html::cmd_report(&dir, &output)?,
         Command::Merge { dirs, out } => arena::cmd_tournament::merge(&dirs, &out)?,
     }
     Ok(ExitCode::SUCCESS)

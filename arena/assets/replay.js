@@ -1,0 +1,901 @@
+// The replay viewer: reads the replay records embedded in the page (a JSON array of the
+// replay file's lines) and draws the match one event at a time.
+//
+// Model: the match is split into hands; each hand is a list of steps (engine events, faults,
+// bot restarts). The state shown at a step is computed by applying the hand's steps from its
+// start (every state of the current hand is computed once and cached). What a seat may see is
+// tracked in `known[viewer][seat]`: the cards `viewer` knows of `seat` at that moment.
+(function () {
+  'use strict';
+
+  const SUIT_SYMBOLS = { c: '\u2663', d: '\u2666', h: '\u2665', s: '\u2660' };
+  const RED_SUITS = { d: true, h: true };
+  const RANK_LABELS = { T: '10' };
+  const END_REASONS = {
+    last_standing: 'everyone else packed',
+    lone_survivor: 'the only live hand',
+    show: 'show',
+    pot_limit: 'pot limit reached',
+    turn_cap: 'turn cap reached',
+    redeal_cap: 'every hand dead: pot shared back',
+  };
+  const REVEAL_REASONS = { show: 'Show', pot_limit: 'Pot limit: every hand shown', turn_cap: 'Turn cap: every hand shown' };
+  const ALL = 'all';
+
+  // ---------------------------------------------------------------- small helpers
+
+  function $(id) {
+    return document.getElementById(id);
+  }
+
+  function el(tag, attrs, children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === 'class') node.className = value;
+      else if (key === 'text') node.textContent = value;
+      else node.setAttribute(key, value === true ? '' : String(value));
+    }
+    for (const child of children || []) {
+      node.append(child);
+    }
+    return node;
+  }
+
+  function signed(n) {
+    return n > 0 ? '+' + n : String(n);
+  }
+
+  function signClass(n) {
+    return n > 0 ? 'pos' : n < 0 ? 'neg' : '';
+  }
+
+  function emptyMatrix(n) {
+    return Array.from({ length: n }, () => Array(n).fill(null));
+  }
+
+  function clone(value) {
+    return JSON.parse(JSON.stringify(value));
+  }
+
+  // ---------------------------------------------------------------- the match model
+
+  function readData() {
+    return JSON.parse($('replay-data').textContent);
+  }
+
+  function newHand(number) {
+    return { number, dealer: 0, steps: [], end: null };
+  }
+
+  // Splits the records into hands of steps; totals and counts before each hand.
+  function buildMatch(records) {
+    const header = records.find((r) => r.type === 'header');
+    if (!header) throw new Error('this replay has no header record');
+    const match = {
+      header,
+      names: header.bots.map((b) => b.name),
+      seatCount: header.bots.length,
+      variant: header.settings.variant,
+      blindStart: header.settings.variant === 'classic',
+      hands: [],
+      result: null,
+    };
+    collectSteps(match, records);
+    addRunningCounts(match);
+    return match;
+  }
+
+  function collectSteps(match, records) {
+    const byNumber = new Map();
+    let pending = []; // faults and bot notes that came before their hand started
+    let arenaChose = false;
+    const handFor = (number) => {
+      let hand = byNumber.get(number);
+      if (!hand) {
+        hand = newHand(number);
+        byNumber.set(number, hand);
+        match.hands.push(hand);
+      }
+      return hand;
+    };
+    const addNote = (number, step) => {
+      const hand = byNumber.get(number);
+      if (hand && hand.steps.length > 0) hand.steps.push(step);
+      else pending.push(step);
+    };
+    for (const rec of records) {
+      if (rec.type === 'event') {
+        const hand = handFor(rec.hand);
+        hand.steps.push({ kind: 'event', rec, byArena: arenaChose });
+        arenaChose = false;
+        if (rec.event === 'hand_started') {
+          hand.dealer = rec.dealer;
+          hand.steps.push(...pending);
+          pending = [];
+        } else if (rec.event === 'hand_ended') {
+          hand.end = rec;
+        }
+      } else if (rec.type === 'action') {
+        arenaChose = rec.source === 'arena';
+      } else if (rec.type === 'fault') {
+        addNote(rec.hand, { kind: 'fault', rec });
+      } else if (rec.type === 'bot' && (rec.status === 'restarted' || rec.status === 'disabled')) {
+        addNote(rec.hand === undefined ? -1 : rec.hand, { kind: 'bot', rec });
+      } else if (rec.type === 'result') {
+        match.result = rec;
+      }
+    }
+    if (pending.length > 0 && match.hands.length > 0) {
+      match.hands[match.hands.length - 1].steps.push(...pending);
+    }
+  }
+
+  // For every hand: each seat's net chips, hands won and faults before it (and after the last).
+  function addRunningCounts(match) {
+    const n = match.seatCount;
+    let totals = Array(n).fill(0);
+    let won = Array(n).fill(0);
+    let faults = Array(n).fill(0);
+    for (const hand of match.hands) {
+      hand.totalsBefore = totals.slice();
+      hand.wonBefore = won.slice();
+      hand.faultsBefore = faults.slice();
+      if (hand.end) {
+        totals = totals.map((t, i) => t + (hand.end.payoffs[i] || 0));
+        for (const w of hand.end.winners) won[w] += 1;
+      }
+      for (const step of hand.steps) {
+        if (step.kind === 'fault') faults[step.rec.seat] += 1;
+      }
+    }
+    match.finalTotals = totals;
+  }
+
+  // ---------------------------------------------------------------- state of a hand
+
+  function freshState(match, hand) {
+    const seats = [];
+    for (let i = 0; i < match.seatCount; i++) {
+      seats.push({
+        cards: null,
+        swappedIn: [],
+        status: 'in',
+        seen: !match.blindStart,
+        put: 0,
+        swaps: 0,
+        action: '',
+        value: null,
+        winner: false,
+        faults: 0,
+      });
+    }
+    return {
+      dealer: hand.dealer,
+      pot: 0,
+      stake: 0,
+      seats,
+      known: emptyMatrix(match.seatCount),
+      active: null,
+      ended: false,
+      payoffs: null,
+      blindStart: match.blindStart,
+    };
+  }
+
+  function learn(state, viewer, seat, cards) {
+    state.known[viewer][seat] = cards ? cards.slice() : null;
+  }
+
+  function learnAll(state, seat, cards) {
+    for (let v = 0; v < state.seats.length; v++) learn(state, v, seat, cards);
+  }
+
+  // One function per engine event: how it changes the table.
+  const APPLY = {
+    hand_started(s, e) {
+      s.dealer = e.dealer;
+      s.pot = e.pot;
+      s.stake = e.stake;
+      for (const seat of s.seats) seat.put = e.boot;
+    },
+    dealt(s, e) {
+      const seat = s.seats[e.seat];
+      seat.cards = e.cards ? e.cards.slice() : null;
+      seat.swappedIn = [];
+      if (!s.blindStart) learn(s, e.seat, e.seat, e.cards);
+    },
+    dead(s, e) {
+      for (const i of e.seats) {
+        s.seats[i].status = 'dead';
+        s.seats[i].action = 'dead hand';
+      }
+    },
+    redeal(s, e) {
+      s.pot = e.pot;
+      s.known = emptyMatrix(s.seats.length);
+      for (const seat of s.seats) {
+        Object.assign(seat, { cards: null, swappedIn: [], status: 'in', action: 'redeal', value: null });
+      }
+    },
+    saw(s, e) {
+      const seat = s.seats[e.seat];
+      seat.seen = true;
+      seat.action = 'sees';
+      learn(s, e.seat, e.seat, e.cards || seat.cards);
+    },
+    swapped(s, e) {
+      const seat = s.seats[e.seat];
+      if (seat.cards && e.discarded) {
+        const at = seat.cards.indexOf(e.discarded);
+        if (at >= 0) seat.cards[at] = e.drawn;
+        seat.swappedIn.push(e.drawn);
+      }
+      seat.swaps += 1;
+      seat.put += e.cost;
+      s.pot += e.cost;
+      seat.action = 'swaps a card';
+      // Others who knew the old hand no longer know which card changed.
+      for (let v = 0; v < s.seats.length; v++) {
+        learn(s, v, e.seat, v === e.seat ? seat.cards : null);
+      }
+    },
+    kept(s, e) {
+      s.seats[e.seat].action = 'keeps';
+    },
+    bet(s, e) {
+      const seat = s.seats[e.seat];
+      seat.put += e.amount;
+      s.pot = e.pot;
+      s.stake = e.stake;
+      seat.action = 'bets ' + e.amount + (e.blind ? ' blind' : '');
+    },
+    packed(s, e) {
+      const seat = s.seats[e.seat];
+      seat.status = e.reason === 'dead' ? 'dead' : 'packed';
+      seat.action = e.reason === 'lost_sideshow' ? 'lost the sideshow' : 'packs';
+    },
+    show_asked(s, e) {
+      s.seats[e.seat].put += e.cost;
+      s.pot = e.pot;
+      s.seats[e.seat].action = 'asks for a show';
+    },
+    sideshow_asked(s, e) {
+      s.seats[e.seat].put += e.cost;
+      s.pot = e.pot;
+      s.seats[e.seat].action = 'asks for a sideshow';
+    },
+    sideshow_refused(s, e) {
+      s.seats[e.target].action = 'refuses the sideshow';
+    },
+    sideshow_compared(s, e) {
+      learn(s, e.seat, e.target, e.target_cards);
+      learn(s, e.target, e.seat, e.seat_cards);
+      s.seats[e.target].action = 'accepts the sideshow';
+    },
+    revealed(s, e) {
+      for (const h of e.hands) {
+        learnAll(s, h.seat, h.cards);
+        s.seats[h.seat].value = h.value;
+      }
+    },
+    hand_ended(s, e) {
+      s.ended = true;
+      s.pot = e.pot;
+      s.payoffs = e.payoffs.slice();
+      for (const w of e.winners) s.seats[w].winner = true;
+    },
+  };
+
+  // The seat an event or note is about (highlighted on the table).
+  function stepSeat(step) {
+    const r = step.rec;
+    if (step.kind !== 'event') return r.seat;
+    if (r.event === 'sideshow_refused' || r.event === 'sideshow_compared') return r.target;
+    return typeof r.seat === 'number' ? r.seat : null;
+  }
+
+  function applyStep(state, step) {
+    state.active = stepSeat(step);
+    if (step.kind === 'fault') {
+      state.seats[step.rec.seat].faults += 1;
+      return;
+    }
+    if (step.kind !== 'event') return;
+    const apply = APPLY[step.rec.event];
+    if (apply) apply(state, step.rec);
+  }
+
+  // Every state of a hand: states[i] is the table after steps 0..=i.
+  function computeStates(match, hand) {
+    const state = freshState(match, hand);
+    return hand.steps.map((step) => {
+      applyStep(state, step);
+      return clone(state);
+    });
+  }
+
+  // ---------------------------------------------------------------- describing steps
+
+  // A step as parts: strings, {seat}, {cards}, {value}; `viewer` is ALL or a seat number.
+  function describe(step, viewer, match) {
+    if (step.kind === 'fault') return describeFault(step.rec);
+    if (step.kind === 'bot') return describeBot(step.rec);
+    const e = step.rec;
+    const describeEvent = DESCRIBE[e.event];
+    const parts = describeEvent ? describeEvent(e, canSee(viewer), match) : [e.event];
+    return { kind: e.event, parts, cls: e.event === 'hand_ended' ? 'end' : '' };
+  }
+
+  function canSee(viewer) {
+    return (...seats) => viewer === ALL || seats.includes(viewer);
+  }
+
+  function describeFault(r) {
+    const parts = ['Fault (' + r.fault.replace(/_/g, ' ') + ') by ', { seat: r.seat }, ': ' + r.detail];
+    if (r.line) parts.push(' \u2014 sent: ' + r.line);
+    return { kind: 'fault', parts, cls: 'fault' };
+  }
+
+  function describeBot(r) {
+    const what = r.status === 'restarted' ? ' was restarted' : ' is disabled (out of restarts): it packs every hand';
+    const parts = [{ seat: r.seat }, what];
+    if (r.exit) parts.push(' (' + r.exit + ')');
+    return { kind: 'bot', parts, cls: 'fault' };
+  }
+
+  const DESCRIBE = {
+    hand_started: (e) => ['Hand starts: dealer ', { seat: e.dealer }, ', boot ' + e.boot + ', pot ' + e.pot],
+    dealt: (e, see, m) =>
+      e.cards && see(e.seat) && (!m.blindStart || see())
+        ? [{ seat: e.seat }, ' is dealt ', { cards: e.cards }]
+        : [{ seat: e.seat }, ' is dealt three cards'],
+    dead: (e) => ['Dead hands (one colour): '].concat(seatList(e.seats)),
+    redeal: (e) => ['Every hand is dead: redeal ' + e.redeal + ' (pot ' + e.pot + ' carried)'],
+    saw: (e, see) => (e.cards && see(e.seat) ? [{ seat: e.seat }, ' sees ', { cards: e.cards }] : [{ seat: e.seat }, ' sees']),
+    swapped: (e, see) => {
+      const cost = e.cost > 0 ? ' (pays ' + e.cost + ')' : '';
+      return e.discarded && see(e.seat)
+        ? [{ seat: e.seat }, ' swaps ', { cards: [e.discarded] }, ' for ', { cards: [e.drawn] }, cost]
+        : [{ seat: e.seat }, ' swaps a card' + cost];
+    },
+    kept: (e) => [{ seat: e.seat }, ' keeps its cards'],
+    bet: (e) => [{ seat: e.seat }, ' bets ' + e.amount + (e.blind ? ' blind' : '') + ' (stake ' + e.stake + ', pot ' + e.pot + ')'],
+    packed: (e) => [{ seat: e.seat }, e.reason === 'lost_sideshow' ? ' packs (lost the sideshow)' : e.reason === 'dead' ? ' is out (dead hand)' : ' packs'],
+    show_asked: (e) => [{ seat: e.seat }, ' pays ' + e.cost + ' for a show against ', { seat: e.against }],
+    sideshow_asked: (e) => [{ seat: e.seat }, ' pays ' + e.cost + ' and asks ', { seat: e.target }, ' for a sideshow'],
+    sideshow_refused: (e) => [{ seat: e.target }, ' refuses the sideshow of ', { seat: e.seat }],
+    sideshow_compared: (e, see) =>
+      e.seat_cards && see(e.seat, e.target)
+        ? ['Sideshow: ', { seat: e.seat }, ' ', { cards: e.seat_cards }, ' vs ', { seat: e.target }, ' ', { cards: e.target_cards }, ': ', { seat: e.loser }, ' loses']
+        : ['Sideshow accepted (cards seen by ', { seat: e.seat }, ' and ', { seat: e.target }, ' only): ', { seat: e.loser }, ' loses'],
+    revealed: (e) => {
+      const parts = [(REVEAL_REASONS[e.reason] || 'Revealed') + ': '];
+      e.hands.forEach((h, i) => {
+        if (i > 0) parts.push('; ');
+        parts.push({ seat: h.seat }, ' ', { cards: h.cards }, ' = ', { value: h.value });
+      });
+      return parts;
+    },
+    hand_ended: (e) => {
+      const parts = seatList(e.winners);
+      parts.push((e.winners.length > 1 ? ' share' : ' takes') + ' the pot of ' + e.pot + ' (' + (END_REASONS[e.reason] || e.reason) + '); net ');
+      parts.push(e.payoffs.map(signed).join(' '));
+      return parts;
+    },
+  };
+
+  function seatList(seats) {
+    const parts = [];
+    seats.forEach((s, i) => {
+      if (i > 0) parts.push(i === seats.length - 1 ? ' and ' : ', ');
+      parts.push({ seat: s });
+    });
+    return parts;
+  }
+
+  function describeValue(value) {
+    if (!value) return '';
+    if (value.kind === 'ranked') {
+      let text = value.category.replace(/_/g, ' ');
+      if (value.wild) text += ' (wild ' + cardText(value.wild) + ')';
+      return text;
+    }
+    if (value.kind === 'closest555') return String(value.number).padStart(3, '0') + ' (distance ' + value.distance + ')';
+    if (value.kind === 'dead') return 'dead';
+    return JSON.stringify(value);
+  }
+
+  // ---------------------------------------------------------------- drawing cards and text
+
+  function cardText(card) {
+    return (RANK_LABELS[card[0]] || card[0]) + SUIT_SYMBOLS[card[1]];
+  }
+
+  function cardFace(card, swapped) {
+    const cls = 'card' + (RED_SUITS[card[1]] ? ' red' : '') + (swapped ? ' swapped' : '');
+    return el('div', { class: cls, 'data-testid': 'card', 'data-card': card, 'data-face': 'up', title: card }, [
+      el('span', { class: 'rank', text: RANK_LABELS[card[0]] || card[0] }),
+      el('span', { class: 'suit', text: SUIT_SYMBOLS[card[1]] }),
+    ]);
+  }
+
+  function cardBack() {
+    return el('div', { class: 'card back', 'data-testid': 'card', 'data-face': 'down', title: 'face down' });
+  }
+
+  function inlineCards(cards) {
+    const span = el('span', { class: 'cards-inline' });
+    cards.forEach((card, i) => {
+      if (i > 0) span.append(' ');
+      span.append(el('span', { class: 'c' + (RED_SUITS[card[1]] ? ' red' : ''), text: cardText(card) }));
+    });
+    return span;
+  }
+
+  function renderParts(node, parts, match) {
+    for (const part of parts) {
+      if (typeof part === 'string') node.append(part);
+      else if ('seat' in part) node.append(el('span', { class: 'who', text: match.names[part.seat] + ' [' + part.seat + ']' }));
+      else if ('cards' in part) node.append(inlineCards(part.cards));
+      else if ('value' in part) node.append(describeValue(part.value));
+    }
+    return node;
+  }
+
+  // ---------------------------------------------------------------- the viewer
+
+  function Viewer(data) {
+    this.data = data;
+    this.match = buildMatch(data.records);
+    this.hi = 0; // index into match.hands
+    this.si = 0; // step index in the hand
+    this.view = ALL;
+    this.timer = null;
+    this.cache = { hi: -1, states: [] };
+    this.logKey = '';
+    this.scrollPending = false;
+  }
+
+  Viewer.prototype.hand = function () {
+    return this.match.hands[this.hi];
+  };
+
+  Viewer.prototype.states = function () {
+    if (this.cache.hi !== this.hi) {
+      this.cache = { hi: this.hi, states: computeStates(this.match, this.hand()) };
+    }
+    return this.cache.states;
+  };
+
+  Viewer.prototype.state = function () {
+    return this.states()[this.si];
+  };
+
+  // ---- navigation
+
+  Viewer.prototype.go = function (hi, si) {
+    const hands = this.match.hands;
+    if (hands.length === 0) return;
+    this.hi = Math.max(0, Math.min(hands.length - 1, hi));
+    const last = hands[this.hi].steps.length - 1;
+    this.si = si === 'end' ? last : Math.max(0, Math.min(last, si));
+    this.render();
+  };
+
+  Viewer.prototype.atEnd = function () {
+    return this.hi === this.match.hands.length - 1 && this.si === this.hand().steps.length - 1;
+  };
+
+  Viewer.prototype.stepNext = function () {
+    if (this.si < this.hand().steps.length - 1) this.go(this.hi, this.si + 1);
+    else if (this.hi < this.match.hands.length - 1) this.go(this.hi + 1, 0);
+    else return false;
+    return true;
+  };
+
+  Viewer.prototype.stepPrev = function () {
+    if (this.si > 0) this.go(this.hi, this.si - 1);
+    else if (this.hi > 0) this.go(this.hi - 1, 'end');
+  };
+
+  Viewer.prototype.handNext = function () {
+    if (this.hi < this.match.hands.length - 1) this.go(this.hi + 1, 0);
+    else this.go(this.hi, 'end');
+  };
+
+  Viewer.prototype.handPrev = function () {
+    this.go(this.hi - 1, 0); // the first hand: back to its start
+  };
+
+  Viewer.prototype.jumpToHand = function (number) {
+    const index = this.match.hands.findIndex((h) => h.number === number);
+    if (index >= 0) this.go(index, 0);
+    return index >= 0;
+  };
+
+  Viewer.prototype.setView = function (view) {
+    this.view = view === ALL || view === null ? ALL : Math.max(0, Math.min(this.match.seatCount - 1, view));
+    this.render();
+  };
+
+  // ---- autoplay
+
+  Viewer.prototype.playing = function () {
+    return this.timer !== null;
+  };
+
+  Viewer.prototype.play = function () {
+    if (this.playing()) return;
+    if (this.atEnd()) this.go(0, 0);
+    const delay = Number($('speed').value) || 1000;
+    this.timer = setInterval(() => {
+      if (!this.stepNext()) this.pause();
+    }, delay);
+    this.renderPlayButton();
+  };
+
+  Viewer.prototype.pause = function () {
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+    this.renderPlayButton();
+  };
+
+  Viewer.prototype.togglePlay = function () {
+    if (this.playing()) this.pause();
+    else this.play();
+  };
+
+  Viewer.prototype.restartTimer = function () {
+    if (this.playing()) {
+      this.pause();
+      this.play();
+    }
+  };
+
+  // ---- drawing
+
+  Viewer.prototype.render = function () {
+    if (this.match.hands.length === 0) return;
+    const state = this.state();
+    this.renderHeaderLine();
+    this.renderCenter(state);
+    this.renderSeats(state);
+    this.renderScoreboard(state);
+    this.renderLog();
+    this.renderControls();
+    this.renderResult();
+  };
+
+  Viewer.prototype.renderHeaderLine = function () {
+    const hand = this.hand();
+    const label = $('hand-number');
+    label.textContent = 'Hand ' + hand.number;
+    label.dataset.hand = hand.number;
+    $('step-counter').textContent =
+      'step ' + (this.si + 1) + ' / ' + hand.steps.length + ' \u00b7 hand ' + (this.hi + 1) + ' of ' + this.match.hands.length;
+  };
+
+  Viewer.prototype.renderCenter = function (state) {
+    $('pot').textContent = String(state.pot);
+    $('stake').textContent = String(state.stake);
+    const step = this.hand().steps[this.si];
+    const text = describe(step, this.view, this.match);
+    const box = $('last-event');
+    box.replaceChildren();
+    renderParts(box, text.parts, this.match);
+    box.className = 'last-event' + (text.cls === 'fault' ? ' fault' : '');
+    box.dataset.kind = text.kind;
+  };
+
+  Viewer.prototype.buildSeats = function () {
+    const container = $('seats');
+    container.replaceChildren();
+    const n = this.match.seatCount;
+    $('table').classList.toggle('seats-many', n > 6 && n <= 10);
+    $('table').classList.toggle('seats-crowd', n > 10);
+    this.seatNodes = [];
+    for (let i = 0; i < n; i++) {
+      const node = el('div', { class: 'seat', 'data-testid': 'seat-' + i, 'data-seat': i }, [
+        el('div', { class: 'seat-head' }, [
+          el('span', { class: 'seat-tag', text: i }),
+          el('span', { class: 'seat-name', 'data-testid': 'seat-name', text: this.match.names[i], title: this.match.names[i] }),
+          el('span', { class: 'dealer-button', 'data-testid': 'dealer-button', title: 'dealer', text: 'D', hidden: true }),
+        ]),
+        el('div', { class: 'cards', 'data-testid': 'seat-cards' }),
+        el('div', { class: 'seat-value', 'data-testid': 'seat-value' }),
+        el('div', { class: 'seat-info' }, [
+          el('span', { class: 'badge', 'data-testid': 'seat-state' }),
+          el('span', { class: 'seat-swaps', 'data-testid': 'seat-swaps' }),
+          el('span', { class: 'chips', 'data-testid': 'seat-chips', title: 'net chips so far in the match' }),
+        ]),
+        el('div', { class: 'seat-sub' }, [
+          el('span', { class: 'seat-action', 'data-testid': 'seat-action' }),
+          el('span', { class: 'seat-put', 'data-testid': 'seat-put' }),
+        ]),
+      ]);
+      container.append(node);
+      this.seatNodes.push(node);
+    }
+  };
+
+  // Seat i around the oval, clockwise on screen; the viewed seat (or seat 0) at the bottom.
+  Viewer.prototype.placeSeat = function (node, i) {
+    const n = this.match.seatCount;
+    const bottom = this.view === ALL ? 0 : this.view;
+    const angle = Math.PI / 2 + (2 * Math.PI * (i - bottom)) / n;
+    node.style.left = (50 + 42 * Math.cos(angle)).toFixed(2) + '%';
+    node.style.top = (50 + 40 * Math.sin(angle)).toFixed(2) + '%';
+  };
+
+  Viewer.prototype.shownCards = function (state, i) {
+    const seat = state.seats[i];
+    if (!seat.cards) return null;
+    if (this.view === ALL) return seat.cards;
+    return state.known[this.view][i];
+  };
+
+  Viewer.prototype.renderSeats = function (state) {
+    state.seats.forEach((seat, i) => this.renderSeat(this.seatNodes[i], state, seat, i));
+  };
+
+  Viewer.prototype.renderSeat = function (node, state, seat, i) {
+    this.placeSeat(node, i);
+    node.dataset.status = seat.status;
+    node.dataset.seen = String(seat.seen);
+    node.dataset.dealer = String(state.dealer === i);
+    node.dataset.active = String(state.active === i);
+    node.dataset.winner = String(seat.winner);
+    node.dataset.viewer = String(this.view === i);
+    node.querySelector('.dealer-button').hidden = state.dealer !== i;
+    this.renderSeatCards(node.querySelector('.cards'), state, seat, i);
+    const shownValue = seat.value && (this.view === ALL || state.known[this.view][i]);
+    node.querySelector('.seat-value').textContent = shownValue ? describeValue(seat.value) : '';
+    const badge = node.querySelector('.badge');
+    const label = seatLabel(seat);
+    badge.textContent = label;
+    badge.className = 'badge ' + label;
+    const chips = this.chipsOf(state, i);
+    const chipsNode = node.querySelector('.chips');
+    chipsNode.textContent = signed(chips);
+    chipsNode.className = 'chips ' + signClass(chips);
+    node.querySelector('.seat-swaps').textContent = seat.swaps > 0 ? seat.swaps + (seat.swaps > 1 ? ' swaps' : ' swap') : '';
+    node.querySelector('.seat-action').textContent = seat.action;
+    node.querySelector('.seat-put').textContent = state.ended ? signed(state.payoffs[i]) : 'in pot ' + seat.put;
+  };
+
+  Viewer.prototype.renderSeatCards = function (box, state, seat, i) {
+    box.replaceChildren();
+    if (!seat.cards) return;
+    const shown = this.shownCards(state, i);
+    for (let k = 0; k < seat.cards.length; k++) {
+      if (shown) box.append(cardFace(shown[k], this.view === ALL && seat.swappedIn.includes(shown[k])));
+      else box.append(cardBack());
+    }
+  };
+
+  function seatLabel(seat) {
+    if (seat.winner) return 'winner';
+    if (seat.status !== 'in') return seat.status;
+    return seat.seen ? 'seen' : 'blind';
+  }
+
+  // Net chips of seat i so far: before this hand, minus what it has put in (or plus its net
+  // once the hand is over).
+  Viewer.prototype.chipsOf = function (state, i) {
+    const before = this.hand().totalsBefore[i];
+    return state.ended ? before + state.payoffs[i] : before - state.seats[i].put;
+  };
+
+  Viewer.prototype.renderScoreboard = function (state) {
+    const hand = this.hand();
+    const rows = state.seats.map((seat, i) => {
+      const chips = this.chipsOf(state, i);
+      const thisHand = state.ended ? state.payoffs[i] : -seat.put;
+      const won = hand.wonBefore[i] + (seat.winner ? 1 : 0);
+      const faults = hand.faultsBefore[i] + seat.faults;
+      return el('tr', { 'data-testid': 'score-row', 'data-seat': i, class: this.view === i ? 'viewer' : '' }, [
+        el('td', { class: 'num', text: i }),
+        el('td', { class: 'name', text: this.match.names[i], title: this.match.names[i] }),
+        el('td', { class: 'num ' + signClass(chips), 'data-testid': 'total-' + i, text: signed(chips) }),
+        el('td', { class: 'num ' + signClass(thisHand), text: signed(thisHand) }),
+        el('td', { class: 'num', text: won }),
+        el('td', { class: 'num' + (faults > 0 ? ' neg' : ''), 'data-testid': 'faults-' + i, text: faults }),
+      ]);
+    });
+    $('scoreboard').replaceChildren(...rows);
+  };
+
+  Viewer.prototype.renderResult = function () {
+    const box = $('result');
+    const result = this.match.result;
+    if (!result || !this.atEnd()) {
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    box.replaceChildren(el('strong', { text: 'Match over after ' + result.hands + ' hands: ' }));
+    result.seats.forEach((s, i) => {
+      if (i > 0) box.append(', ');
+      box.append(s.name + ' ' + signed(s.net));
+    });
+  };
+
+  // The log holds every step of the hand, built once per hand and view; a step only shows
+  // the entries up to it.
+  Viewer.prototype.renderLog = function () {
+    const key = this.hi + ':' + this.view;
+    const log = $('log');
+    if (this.logKey !== key) {
+      this.logKey = key;
+      log.replaceChildren(...this.hand().steps.map((step, i) => this.logEntry(step, i)));
+    }
+    const entries = log.children;
+    for (let i = 0; i < entries.length; i++) {
+      entries[i].hidden = i > this.si;
+      entries[i].classList.toggle('current', i === this.si);
+    }
+    this.scrollLogSoon();
+  };
+
+  // Keeps the current entry in sight. Reading positions forces a layout, so it is done once a
+  // frame, not at every step (playing fast or stepping through many events stays cheap).
+  Viewer.prototype.scrollLogSoon = function () {
+    if (this.scrollPending) return;
+    this.scrollPending = true;
+    requestAnimationFrame(() => {
+      this.scrollPending = false;
+      const log = $('log');
+      const current = log.children[this.si];
+      if (current) log.scrollTop = Math.max(0, current.offsetTop - log.offsetTop - log.clientHeight + current.offsetHeight + 8);
+    });
+  };
+
+  Viewer.prototype.logEntry = function (step, i) {
+    const text = describe(step, this.view, this.match);
+    const cls = [text.cls, step.byArena ? 'arena' : ''].filter(Boolean).join(' ');
+    const li = el('li', { 'data-testid': 'log-entry', 'data-kind': text.kind, 'data-step': i, class: cls });
+    return renderParts(li, text.parts, this.match);
+  };
+
+  Viewer.prototype.renderControls = function () {
+    const first = this.hi === 0 && this.si === 0;
+    $('step-prev').disabled = first;
+    $('hand-prev').disabled = first;
+    $('step-next').disabled = this.atEnd();
+    $('hand-next').disabled = this.atEnd();
+    const slider = $('step-slider');
+    slider.max = String(this.hand().steps.length - 1);
+    slider.value = String(this.si);
+    $('hand-select').value = String(this.hi);
+    if (document.activeElement !== $('hand-input')) $('hand-input').value = String(this.hand().number);
+    $('view-select').value = String(this.view);
+    this.renderPlayButton();
+  };
+
+  Viewer.prototype.renderPlayButton = function () {
+    const button = $('play-toggle');
+    button.textContent = this.playing() ? 'Pause' : 'Play';
+    button.dataset.playing = String(this.playing());
+  };
+
+  // ---------------------------------------------------------------- page setup
+
+  function describeSettings(header) {
+    const s = header.settings;
+    const parts = [s.variant, header.bots.length + ' seats', header.hands + ' hands', 'seed ' + header.seed, 'boot ' + s.boot, 'max stake ' + s.max_stake, 'pot limit ' + s.pot_limit];
+    if (!s.sideshow) parts.push('no sideshows');
+    if (s.variant === 'classic') parts.push('blind limit ' + s.blind_limit);
+    if (s.variant === 'closest-555' && s.swap_cost > 0) parts.push('swap cost ' + s.swap_cost);
+    if (s.sequence_order !== 'a23-high') parts.push(s.sequence_order);
+    return parts.join(' \u00b7 ');
+  }
+
+  function handSummary(match, hand) {
+    const end = hand.end;
+    if (!end) return 'Hand ' + hand.number;
+    const winners = end.winners.map((w) => match.names[w]).join(' & ');
+    return 'Hand ' + hand.number + ' \u2014 ' + winners + ' ' + (end.winners.length > 1 ? 'share' : 'wins') + ' ' + end.pot + ' (' + (END_REASONS[end.reason] || end.reason) + ')';
+  }
+
+  function fillSelects(viewer) {
+    const match = viewer.match;
+    $('hand-select').replaceChildren(...match.hands.map((hand, i) => el('option', { value: i, text: handSummary(match, hand) })));
+    const views = [el('option', { value: ALL, text: 'All cards' })];
+    match.names.forEach((name, i) => views.push(el('option', { value: i, text: 'As seat ' + i + ': ' + name })));
+    $('view-select').replaceChildren(...views);
+  }
+
+  function fillHeader(viewer, data) {
+    $('match-info').textContent = describeSettings(viewer.match.header);
+    if (data.back) {
+      $('back-nav').append(el('a', { href: data.back.href, 'data-testid': 'back-link', text: '\u2190 ' + data.back.label }));
+    }
+    if (data.source) $('source').textContent = 'Replay file: ' + data.source;
+  }
+
+  function bindControls(viewer) {
+    $('step-next').addEventListener('click', () => viewer.stepNext());
+    $('step-prev').addEventListener('click', () => viewer.stepPrev());
+    $('hand-next').addEventListener('click', () => viewer.handNext());
+    $('hand-prev').addEventListener('click', () => viewer.handPrev());
+    $('play-toggle').addEventListener('click', () => viewer.togglePlay());
+    $('speed').addEventListener('change', () => viewer.restartTimer());
+    $('step-slider').addEventListener('input', (e) => viewer.go(viewer.hi, Number(e.target.value)));
+    $('hand-select').addEventListener('change', (e) => viewer.go(Number(e.target.value), 0));
+    $('view-select').addEventListener('change', (e) => viewer.setView(e.target.value === ALL ? ALL : Number(e.target.value)));
+    $('hand-jump').addEventListener('submit', (e) => {
+      e.preventDefault();
+      const input = $('hand-input');
+      const ok = viewer.jumpToHand(Number(input.value));
+      input.setCustomValidity(ok ? '' : 'No hand ' + input.value + ' in this replay');
+      if (!ok) input.reportValidity();
+    });
+  }
+
+  const KEYS = {
+    ArrowRight: (v) => v.stepNext(),
+    ArrowLeft: (v) => v.stepPrev(),
+    PageDown: (v) => v.handNext(),
+    PageUp: (v) => v.handPrev(),
+    ']': (v) => v.handNext(),
+    '[': (v) => v.handPrev(),
+    Home: (v) => v.go(v.hi, 0),
+    End: (v) => v.go(v.hi, 'end'),
+    ' ': (v) => v.togglePlay(),
+    0: (v) => v.setView(ALL),
+    a: (v) => v.setView(ALL),
+    A: (v) => v.setView(ALL),
+  };
+
+  function bindKeys(viewer) {
+    document.addEventListener('keydown', (e) => {
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      const target = e.target;
+      if (target && (target.tagName === 'INPUT' || target.tagName === 'SELECT' || target.tagName === 'TEXTAREA')) return;
+      let action = KEYS[e.key];
+      if (!action && /^[1-9]$/.test(e.key) && Number(e.key) <= viewer.match.seatCount) {
+        action = (v) => v.setView(Number(e.key) - 1);
+      }
+      if (!action) return;
+      e.preventDefault();
+      action(viewer);
+    });
+  }
+
+  // `#hand=N` in the address opens that hand.
+  function startHand(viewer) {
+    if (viewer.match.hands.length === 0) {
+      $('last-event').textContent = 'This replay has no hands.';
+      return;
+    }
+    const found = /(?:^#|&)hand=(\d+)/.exec(location.hash);
+    if (!found || !viewer.jumpToHand(Number(found[1]))) viewer.go(0, 0);
+  }
+
+  function showError(error) {
+    const app = $('app');
+    app.replaceChildren(el('div', { class: 'panel', 'data-testid': 'error', text: 'Cannot show this replay: ' + error.message }));
+  }
+
+  function main() {
+    let viewer;
+    try {
+      const data = readData();
+      viewer = new Viewer(data);
+      fillHeader(viewer, data);
+    } catch (error) {
+      showError(error);
+      throw error;
+    }
+    viewer.buildSeats();
+    fillSelects(viewer);
+    bindControls(viewer);
+    bindKeys(viewer);
+    startHand(viewer);
+    document.body.dataset.ready = 'true';
+    window.replayViewer = viewer; // for debugging from the console
+  }
+
+  main();
+})();

@@ -1,0 +1,371 @@
+//! `arena report DIR -o OUT.html`: one self-contained HTML page with a tournament's standings
+//! (confidence-interval bars), crosstable heat map, chips over time, faults, and links to a
+//! replay page per match.
+//!
+//! The replay pages are written next to the report, in a folder named after it:
+//! `OUT.html` links to `OUT_replays/match-NNNNNN.html` (relative links, so the report and its
+//! folder can be moved or served together), and each replay page links back to the report.
+//! The report itself embeds only the standings and the match results (small); the replays stay
+//! in their own pages, so a large tournament does not make one huge page.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use serde::Serialize;
+
+use super::replay_page::{BackLink, write_replay_page};
+use super::template::{encode_path_segment, escape_html, fill, json_for_script};
+use crate::standings::{self, Standings};
+use crate::tournament::output::{read_plan, read_results};
+use crate::tournament::results::MatchRecord;
+
+const TEMPLATE: &str = include_str!("../../assets/report.html");
+const COMMON_CSS: &str = include_str!("../../assets/common.css");
+const REPORT_CSS: &str = include_str!("../../assets/report.css");
+const REPORT_JS: &str = include_str!("../../assets/report.js");
+
+/// What the report shows of the tournament file (from the output directory's `plan.json`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TournamentInfo {
+    pub name: String,
+    pub format: serde_json::Value,
+    pub settings: protocol::Settings,
+    pub seats: usize,
+    pub hands: u64,
+    pub seed: u64,
+    pub rounds: u64,
+    pub duplicate: bool,
+    pub bots: Vec<String>,
+}
+
+/// One finished match and the link to its replay page.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ReportMatch {
+    #[serde(flatten)]
+    pub record: MatchRecord,
+    /// Relative URL of the match's replay page; `None` when its replay is missing.
+    pub page: Option<String>,
+}
+
+/// Everything the report page shows; embedded in it as JSON.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ReportData {
+    pub title: String,
+    pub tournament: Option<TournamentInfo>,
+    pub standings: Standings,
+    /// In index order.
+    pub matches: Vec<ReportMatch>,
+}
+
+/// What `write_report` did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReportSummary {
+    pub matches: usize,
+    /// Replay pages written.
+    pub pages: usize,
+    /// Where they are.
+    pub pages_dir: Option<PathBuf>,
+    /// Matches whose replay file is missing (no page, no link).
+    pub warnings: Vec<String>,
+}
+
+/// The report page.
+pub fn report_page(data: &ReportData) -> anyhow::Result<String> {
+    let style = format!("{COMMON_CSS}\n{REPORT_CSS}");
+    fill(
+        TEMPLATE,
+        &[
+            ("TITLE", &escape_html(&data.title)),
+            (
+                "GENERATOR",
+                &escape_html(&format!("arena {}", env!("CARGO_PKG_VERSION"))),
+            ),
+            ("STYLE", &style),
+            ("SCRIPT", REPORT_JS),
+            ("DATA", &json_for_script(data)?),
+        ],
+    )
+    .map_err(anyhow::Error::msg)
+}
+
+/// The folder of replay pages for the report `output`: `<stem>_replays` beside it.
+pub fn replay_pages_dir(output: &Path) -> anyhow::Result<(PathBuf, String)> {
+    let stem = output
+        .file_stem()
+        .with_context(|| format!("{}: the report needs a file name", output.display()))?
+        .to_string_lossy()
+        .into_owned();
+    let name = format!("{stem}_replays");
+    Ok((output.with_file_name(&name), name))
+}
+
+fn tournament_info(dir: &Path) -> anyhow::Result<Option<TournamentInfo>> {
+    if !dir.join("plan.json").exists() {
+        return Ok(None);
+    }
+    let (t, _, _) = read_plan(dir)?;
+    Ok(Some(TournamentInfo {
+        name: t.name.clone(),
+        format: serde_json::to_value(t.format)?,
+        settings: t.settings,
+        seats: t.seats,
+        hands: t.hands,
+        seed: t.seed,
+        rounds: t.rounds,
+        duplicate: t.duplicate,
+        bots: t.bots.iter().map(|b| b.name.clone()).collect(),
+    }))
+}
+
+/// Reads the tournament output directory `dir` and writes the report to `output`, with a
+/// replay page for every match whose replay is there. Errors name the file.
+pub fn write_report(dir: &Path, output: &Path) -> anyhow::Result<ReportSummary> {
+    let results = dir.join("results.jsonl");
+    if !results.is_file() {
+        bail!(
+            "{} is not a tournament output directory: {} is missing",
+            dir.display(),
+            results.display()
+        );
+    }
+    let records: Vec<MatchRecord> = read_results(&results)?.into_values().collect();
+    let tournament = tournament_info(dir)?;
+    let title = match &tournament {
+        Some(t) => format!("Tournament {}", t.name),
+        None => format!("Tournament {}", dir.display()),
+    };
+    let standings = standings::compute(&records);
+    let (pages_dir, pages_name) = replay_pages_dir(output)?;
+    let report_name = output
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let back = BackLink {
+        href: format!("../{}", encode_path_segment(&report_name)),
+        label: title.clone(),
+    };
+
+    let mut summary = ReportSummary {
+        matches: records.len(),
+        ..ReportSummary::default()
+    };
+    let mut matches = Vec::with_capacity(records.len());
+    for record in records {
+        let page = match &record.replay {
+            Some(replay) if dir.join(replay).is_file() => {
+                if summary.pages == 0 {
+                    std::fs::create_dir_all(&pages_dir).with_context(|| {
+                        format!("cannot create the folder {}", pages_dir.display())
+                    })?;
+                    summary.pages_dir = Some(pages_dir.clone());
+                }
+                let file = format!("match-{:06}.html", record.index);
+                write_replay_page(
+                    &dir.join(replay),
+                    &pages_dir.join(&file),
+                    Some(back.clone()),
+                )?;
+                summary.pages += 1;
+                Some(format!("{}/{file}", encode_path_segment(&pages_name)))
+            }
+            Some(replay) => {
+                summary.warnings.push(format!(
+                    "match {}: replay {} is missing; no replay page",
+                    record.index,
+                    dir.join(replay).display()
+                ));
+                None
+            }
+            None => None,
+        };
+        matches.push(ReportMatch { record, page });
+    }
+
+    let data = ReportData {
+        title,
+        tournament,
+        standings,
+        matches,
+    };
+    let page = report_page(&data)?;
+    std::fs::write(output, page)
+        .with_context(|| format!("cannot write the report {}", output.display()))?;
+    Ok(summary)
+}
+
+/// `arena report DIR -o OUT`.
+pub fn cmd_report(dir: &Path, output: &Path) -> anyhow::Result<()> {
+    let summary = write_report(dir, output)?;
+    for warning in &summary.warnings {
+        eprintln!("arena: warning: {warning}");
+    }
+    let pages = match &summary.pages_dir {
+        Some(pages_dir) => format!(
+            ", {} replay pages in {}",
+            summary.pages,
+            pages_dir.display()
+        ),
+        None => String::new(),
+    };
+    crate::output::print(&format!(
+        "{}: report of {} matches{pages}\n",
+        output.display(),
+        summary.matches
+    ))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use protocol::FaultKind;
+
+    fn record(index: u64, seats: [&str; 2], net: i64, replay: Option<&str>) -> MatchRecord {
+        MatchRecord {
+            index,
+            block: index / 2,
+            seats: seats.iter().map(|s| s.to_string()).collect(),
+            hands: 10,
+            net: vec![net, -net],
+            hands_won: vec![6, 4],
+            faults: vec![
+                BTreeMap::from([(FaultKind::Timeout, index)]),
+                BTreeMap::new(),
+            ],
+            replay: replay.map(str::to_string),
+        }
+    }
+
+    fn embedded_json(page: &str) -> serde_json::Value {
+        let open = r#"<script type="application/json" id="report-data">"#;
+        let start = page.find(open).expect("data element") + open.len();
+        let end = start + page[start..].find("</script>").expect("end of data");
+        serde_json::from_str(&page[start..end]).expect("embedded JSON parses")
+    }
+
+    #[test]
+    fn the_report_embeds_standings_and_matches() {
+        let records = vec![
+            record(0, ["a", "</script>b"], 5, None),
+            record(1, ["</script>b", "a"], -3, None),
+        ];
+        let data = ReportData {
+            title: "Tournament <x>".into(),
+            tournament: None,
+            standings: standings::compute(&records),
+            matches: records
+                .into_iter()
+                .map(|record| ReportMatch {
+                    page: Some(format!("r_replays/match-{:06}.html", record.index)),
+                    record,
+                })
+                .collect(),
+        };
+        let page = report_page(&data).unwrap();
+        assert!(page.contains("<title>Tournament &lt;x&gt;</title>"));
+        assert!(!page.contains("{{"));
+        // The SVG namespace names a URL but is never fetched; nothing else may.
+        let without_namespace = page.replace("http://www.w3.org/2000/svg", "");
+        assert!(!without_namespace.contains("http://") && !without_namespace.contains("https://"));
+        assert_eq!(page.matches("</script>").count(), 2);
+        let json = embedded_json(&page);
+        assert_eq!(json["standings"]["bots"][0]["name"], "a");
+        assert_eq!(json["standings"]["bots"][1]["name"], "</script>b");
+        assert_eq!(json["matches"][1]["index"], 1);
+        assert_eq!(json["matches"][1]["page"], "r_replays/match-000001.html");
+        assert_eq!(json["matches"][1]["faults"][0]["timeout"], 1);
+        assert_eq!(json["standings"]["crosstable"].as_array().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn assets_never_close_their_own_element() {
+        for (name, text) in [("report.js", REPORT_JS), ("report.css", REPORT_CSS)] {
+            let lower = text.to_ascii_lowercase();
+            assert!(!lower.contains("</script"), "{name} contains </script");
+            assert!(!lower.contains("</style"), "{name} contains </style");
+            assert!(!lower.contains("{{"), "{name} contains a placeholder");
+        }
+    }
+
+    #[test]
+    fn replay_pages_go_beside_the_report() {
+        let (dir, name) = replay_pages_dir(Path::new("/tmp/x/my report.html")).unwrap();
+        assert_eq!(dir, Path::new("/tmp/x/my report_replays"));
+        assert_eq!(name, "my report_replays");
+        assert!(replay_pages_dir(Path::new("/")).is_err());
+    }
+
+    #[test]
+    fn a_directory_without_results_is_refused_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = write_report(dir.path(), &dir.path().join("r.html")).unwrap_err();
+        assert!(format!("{err:#}").contains("results.jsonl"), "{err:#}");
+    }
+
+    #[test]
+    fn a_bad_results_line_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("results.jsonl"), "garbage\n{}\n").unwrap();
+        let err = write_report(dir.path(), &dir.path().join("r.html")).unwrap_err();
+        assert!(format!("{err:#}").contains("results.jsonl:1"), "{err:#}");
+    }
+
+    #[test]
+    fn missing_replays_are_warnings_and_present_ones_get_pages() {
+        let dir = tempfile::tempdir().unwrap();
+        let replays = dir.path().join("replays");
+        std::fs::create_dir_all(&replays).unwrap();
+        // A minimal replay: just a header.
+        let header = crate::replay::Record::Header(crate::replay::Header {
+            format: crate::replay::REPLAY_FORMAT.into(),
+            version: crate::replay::REPLAY_VERSION,
+            protocol: 1,
+            deal: "test".into(),
+            arena_version: "0".into(),
+            settings: protocol::Settings::new(protocol::Variant::Classic),
+            seed: 1,
+            hands: 0,
+            first_hand: 0,
+            first_dealer: 0,
+            time: protocol::TimeLimits {
+                startup_ms: 1,
+                decision_ms: 1,
+                bank_ms: 1,
+            },
+            bots: vec![],
+        });
+        std::fs::write(
+            replays.join("match-000000.jsonl"),
+            serde_json::to_string(&header).unwrap() + "\n",
+        )
+        .unwrap();
+        let mut text = String::new();
+        for r in [
+            record(0, ["a", "b"], 1, Some("replays/match-000000.jsonl")),
+            record(1, ["b", "a"], 1, Some("replays/match-000001.jsonl")),
+        ] {
+            text.push_str(&serde_json::to_string(&r).unwrap());
+            text.push('\n');
+        }
+        std::fs::write(dir.path().join("results.jsonl"), text).unwrap();
+        let out = dir.path().join("site").join("report.html");
+        std::fs::create_dir_all(out.parent().unwrap()).unwrap();
+        let summary = write_report(dir.path(), &out).unwrap();
+        assert_eq!(summary.matches, 2);
+        assert_eq!(summary.pages, 1);
+        assert_eq!(summary.warnings.len(), 1);
+        assert!(summary.warnings[0].contains("match-000001.jsonl"));
+        let pages = dir.path().join("site").join("report_replays");
+        assert!(pages.join("match-000000.html").is_file());
+        let replay_page = std::fs::read_to_string(pages.join("match-000000.html")).unwrap();
+        assert!(replay_page.contains(r#""back":{"href":"../report.html""#));
+        let json = embedded_json(&std::fs::read_to_string(&out).unwrap());
+        assert_eq!(
+            json["matches"][0]["page"],
+            "report_replays/match-000000.html"
+        );
+        assert_eq!(json["matches"][1]["page"], serde_json::Value::Null);
+    }
+}

@@ -1,0 +1,279 @@
+//! The HTML replay page and tournament report in a real browser: the real arena binary plays
+//! matches and a small tournament of the Python sample bots (and the zoo's `illegal.py`, for
+//! faults), writes the pages, and the Node scripts of `tests/browser/` drive Debian's Chromium
+//! headless through playwright-core to click through them and compare what is shown with the
+//! replay files and `standings.json` (see `check_replay.js` and `check_report.js`).
+//!
+//! Needs `node` and `/usr/bin/chromium` (or `$CHROMIUM`); without them each test says so on
+//! stderr and passes without checking. `npm ci` runs in `tests/browser/` when its
+//! `node_modules` is missing.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant, SystemTime};
+
+use common::{python_bot, root, run_arena, stderr, stdout};
+
+fn browser_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser")
+}
+
+fn chromium() -> PathBuf {
+    std::env::var_os("CHROMIUM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"))
+}
+
+fn runs(program: &str) -> bool {
+    Command::new(program)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Why the browser tests cannot run here, if they cannot.
+fn missing_tools() -> Option<String> {
+    if !chromium().exists() {
+        return Some(format!(
+            "{} is missing (apt-get install chromium)",
+            chromium().display()
+        ));
+    }
+    if !runs("node") {
+        return Some("node is missing (apt-get install nodejs npm)".into());
+    }
+    if !browser_dir().join("node_modules/playwright-core").exists() && !runs("npm") {
+        return Some("npm is missing and tests/browser/node_modules is not installed".into());
+    }
+    None
+}
+
+/// Runs `npm ci` in tests/browser unless node_modules is there. Test processes may race; a
+/// lock directory lets one install while the others wait.
+fn ensure_node_modules() {
+    let dir = browser_dir();
+    let installed = || {
+        dir.join("node_modules/playwright-core/package.json")
+            .exists()
+    };
+    let lock = dir.join(".npm-ci.lock");
+    let start = Instant::now();
+    while !installed() {
+        match std::fs::create_dir(&lock) {
+            Ok(()) => {
+                let result = (!installed()).then(|| {
+                    Command::new("npm")
+                        .args(["ci", "--no-audit", "--no-fund"])
+                        .current_dir(&dir)
+                        .output()
+                        .expect("npm runs")
+                });
+                let _ = std::fs::remove_dir(&lock);
+                if let Some(output) = result {
+                    assert!(
+                        output.status.success(),
+                        "npm ci in {} failed:\n{}{}",
+                        dir.display(),
+                        stdout(&output),
+                        stderr(&output)
+                    );
+                }
+            }
+            Err(_) => {
+                // Another test installs; a lock older than five minutes was left by a killed run.
+                let stale = std::fs::metadata(&lock)
+                    .and_then(|m| m.modified())
+                    .ok()
+                    .and_then(|t| SystemTime::now().duration_since(t).ok())
+                    .is_some_and(|age| age > Duration::from_secs(300));
+                if stale {
+                    let _ = std::fs::remove_dir(&lock);
+                }
+                assert!(
+                    start.elapsed() < Duration::from_secs(600),
+                    "timed out waiting for npm ci"
+                );
+                std::thread::sleep(Duration::from_millis(200));
+            }
+        }
+    }
+}
+
+/// `node SCRIPT ARGS...` in tests/browser; fails the test with its output unless it passes.
+fn node(script: &str, args: &[&Path]) {
+    let output = Command::new("node")
+        .arg(script)
+        .args(args)
+        .current_dir(browser_dir())
+        .output()
+        .expect("node runs");
+    print!("{}", stdout(&output));
+    eprint!("{}", stderr(&output));
+    assert!(
+        output.status.success(),
+        "node {script} failed ({}):\n{}{}",
+        output.status,
+        stdout(&output),
+        stderr(&output)
+    );
+}
+
+fn check(output: &Output, what: &str) {
+    assert!(
+        output.status.success(),
+        "{what} failed ({}):\n{}{}",
+        output.status,
+        stdout(output),
+        stderr(output)
+    );
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().expect("temporary paths are UTF-8")
+}
+
+fn zoo_bot(name: &str) -> String {
+    format!(
+        "python3 {}",
+        root().join("arena/tests/zoo").join(name).display()
+    )
+}
+
+/// Plays a match with a replay and writes its page; returns (replay, page).
+fn match_page(
+    dir: &Path,
+    label: &str,
+    game: &str,
+    seed: u64,
+    hands: u64,
+    bots: &[String],
+) -> [PathBuf; 2] {
+    let replay = dir.join(format!("{label}.jsonl"));
+    let page = dir.join(format!("{label}.html"));
+    let hands = hands.to_string();
+    let seed = seed.to_string();
+    let mut args = vec![
+        "match", "--game", game, "--hands", &hands, "--seed", &seed, "--replay",
+    ];
+    args.push(p(&replay));
+    for bot in bots {
+        args.extend(["--bot", bot.as_str()]);
+    }
+    args.extend(["--decision-ms", "10000", "--bank-ms", "600000"]);
+    check(&run_arena(&args), &format!("the {game} match"));
+    let html = run_arena(&["replay", "html", p(&replay), "-o", p(&page)]);
+    check(&html, "arena replay html");
+    assert!(stdout(&html).contains(p(&page)), "{}", stdout(&html));
+    [replay, page]
+}
+
+#[test]
+fn replay_pages_in_a_real_browser() {
+    if let Some(why) = missing_tools() {
+        eprintln!("SKIPPED replay_pages_in_a_real_browser: {why}");
+        return;
+    }
+    ensure_node_modules();
+    let dir = tempfile::tempdir().unwrap();
+    let random = python_bot("sample-bots/python/random_bot.py");
+    let strength = python_bot("sample-bots/python/strength_bot.py");
+    let minimal = python_bot("sample-bots/python/minimal_bot.py");
+    let games: [(&str, &str, u64, u64, Vec<String>); 4] = [
+        (
+            "classic",
+            "classic",
+            5,
+            12,
+            vec![random.clone(), strength.clone(), minimal.clone()],
+        ),
+        // The illegal bot faults at every decision: faults, and actions chosen by the arena.
+        (
+            "faults",
+            "closest-555",
+            7,
+            10,
+            vec![strength.clone(), random.clone(), zoo_bot("illegal.py")],
+        ),
+        (
+            "lallan",
+            "lallan-kallan",
+            11,
+            12,
+            vec![random.clone(), strength.clone(), minimal, random.clone()],
+        ),
+        // Two seats, seed 2: every hand dead (a redeal) twice in these 12 hands.
+        ("redeal", "lallan-kallan", 2, 12, vec![strength, random]),
+    ];
+    let pages: Vec<[PathBuf; 2]> = std::thread::scope(|scope| {
+        let jobs: Vec<_> = games
+            .iter()
+            .map(|(label, game, seed, hands, bots)| {
+                let dir = dir.path();
+                scope.spawn(move || match_page(dir, label, game, *seed, *hands, bots))
+            })
+            .collect();
+        jobs.into_iter().map(|j| j.join().unwrap()).collect()
+    });
+    let replay = |i: usize| std::fs::read_to_string(&pages[i][0]).unwrap();
+    assert!(
+        replay(1).contains(r#""type":"fault""#),
+        "the closest-555 replay should hold faults"
+    );
+    assert!(
+        replay(3).contains(r#""event":"redeal""#),
+        "the two-seat Lallan Kallan replay should hold a redeal"
+    );
+    let args: Vec<&Path> = pages.iter().flatten().map(PathBuf::as_path).collect();
+    node("check_replay.js", &args);
+}
+
+#[test]
+fn tournament_report_in_a_real_browser() {
+    if let Some(why) = missing_tools() {
+        eprintln!("SKIPPED tournament_report_in_a_real_browser: {why}");
+        return;
+    }
+    ensure_node_modules();
+    let dir = tempfile::tempdir().unwrap();
+    let q = |text: &str| serde_json::to_string(text).unwrap();
+    let bots = [
+        ("random", python_bot("sample-bots/python/random_bot.py")),
+        ("minimal", python_bot("sample-bots/python/minimal_bot.py")),
+        ("strength", python_bot("sample-bots/python/strength_bot.py")),
+        ("illegal", zoo_bot("illegal.py")),
+    ];
+    let mut toml = String::from(
+        "name = \"html-report\"\ngame = \"classic\"\nformat = \"round-robin\"\nseats = 2\n\
+         hands = 8\nseed = 42\nrounds = 1\nduplicate = true\n\
+         [time]\nstartup_ms = 30000\ndecision_ms = 10000\nbank_ms = 600000\n",
+    );
+    for (name, command) in &bots {
+        toml.push_str(&format!(
+            "\n[[bot]]\nname = {}\ncommand = {}\n",
+            q(name),
+            q(command)
+        ));
+    }
+    let file = dir.path().join("t.toml");
+    std::fs::write(&file, toml).unwrap();
+    let out = dir.path().join("out");
+    check(
+        &run_arena(&["tournament", p(&file), "--out", p(&out), "-q"]),
+        "the tournament",
+    );
+
+    let site = dir.path().join("site");
+    std::fs::create_dir_all(&site).unwrap();
+    let report = site.join("report.html");
+    let output = run_arena(&["report", p(&out), "-o", p(&report)]);
+    check(&output, "arena report");
+    assert!(
+        stdout(&output).contains("12 replay pages"),
+        "{}",
+        stdout(&output)
+    );
+    assert!(site.join("report_replays/match-000000.html").is_file());
+    node("check_report.js", &[&out, &report]);
+}
