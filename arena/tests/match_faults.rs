@@ -188,3 +188,16 @@ fn a_bot_that_stops_reading_stdin_is_faulted() {
     let blocked = faults(&seat, "stdin_blocked") + faults(&seat, "timeout");
     assert!(blocked >= 1, "{seat}");
 }
+
+#[test]
+fn a_bot_that_closes_stdout_but_keeps_running_is_crashed_and_killed() {
+    let seat = play(
+        "close-stdout",
+        "close_stdout.py",
+        "classic",
+        "6",
+        &["--max-restarts", "1"],
+    );
+    assert!(faults(&seat, "crashed") >= 1, "{seat}");
+    assert_eq!(faults(&seat, "timeout"), 0, "{seat}");
+}

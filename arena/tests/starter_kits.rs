@@ -118,9 +118,33 @@ fn play(bot: &str, name: &str, game: &str, seed: &str) {
     );
 }
 
-/// Plays each bot of a kit in the three games.
+/// `arena check-bot` passes the bot: every decision kind of every variant.
+fn check_bot(bot: &str, name: &str) {
+    let argv = shlex::split(bot).expect("a valid command line");
+    let mut args = vec![
+        "check-bot",
+        "--decision-ms",
+        "5000",
+        "--startup-ms",
+        "20000",
+        "--",
+    ];
+    args.extend(argv.iter().map(String::as_str));
+    let out = run_arena(&args);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && report.contains(" 0 failed"),
+        "{name}: check-bot fails:\n{report}{}",
+        stderr(&out)
+    );
+}
+
+/// Plays each bot of a kit in the three games, after `arena check-bot` passes it.
 fn play_kit(bots: &[(String, &str)]) {
     let started = Instant::now();
+    for (bot, name) in bots {
+        check_bot(bot, name);
+    }
     for (i, game) in GAMES.iter().enumerate() {
         for (bot, name) in bots {
             play(bot, name, game, &(11 + i).to_string());
