@@ -78,6 +78,15 @@ pub fn unique_names(names: Vec<String>) -> Vec<String> {
     out
 }
 
+/// The resource limits a bot gets when the user has not chosen any: generous enough for any
+/// honest bot (JVMs included), tight enough to stop a runaway one.
+pub const DEFAULT_LIMITS: Limits = Limits {
+    cpu_seconds: Some(600),
+    memory_bytes: Some(2048 << 20),
+    file_size_bytes: Some(64 << 20),
+    open_files: Some(256),
+};
+
 /// Everything needed to build the spec of one seat's bot.
 pub struct SpecInput<'a> {
     pub name: &'a str,

@@ -2,7 +2,6 @@
 
 use protocol::{TimeLimits, Variant};
 
-use crate::bot::Limits;
 use crate::bot_command::{self, SpecInput};
 use crate::check_bot::{Outcome, render, run_scenario, scenarios};
 use crate::exit::{Exit, ExitKind};
@@ -28,12 +27,7 @@ pub async fn run(
             log_dir: work.path(),
             seat: scenario.bot_seat,
             sandbox: crate::bot::SandboxLevel::Limits,
-            limits: Limits {
-                cpu_seconds: Some(600),
-                memory_bytes: Some(2048 << 20),
-                file_size_bytes: Some(64 << 20),
-                open_files: Some(256),
-            },
+            limits: bot_command::DEFAULT_LIMITS,
         });
         let results = run_scenario(&spec, scenario, time).await;
         let cannot_start = results

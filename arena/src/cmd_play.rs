@@ -2,7 +2,6 @@
 
 use std::io;
 
-use crate::bot::Limits;
 use crate::bot_command::{self, SpecInput};
 use crate::cli::PlayArgs;
 use crate::exit::{Exit, ExitKind};
@@ -46,12 +45,7 @@ pub async fn run(args: PlayArgs) -> anyhow::Result<()> {
                 log_dir: work.path(),
                 seat: i,
                 sandbox: crate::bot::SandboxLevel::Limits,
-                limits: Limits {
-                    cpu_seconds: Some(600),
-                    memory_bytes: Some(2048 << 20),
-                    file_size_bytes: Some(64 << 20),
-                    open_files: Some(256),
-                },
+                limits: bot_command::DEFAULT_LIMITS,
             })
         })
         .collect();

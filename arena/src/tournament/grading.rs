@@ -17,27 +17,34 @@ pub struct Grade {
     pub pass: bool,
 }
 
-/// Chips per hand of `bot` over the matches where `opponent` also sat.
-pub fn head_to_head(records: &[MatchRecord], bot: &str, opponent: &str) -> (f64, u64) {
+/// Chips per hand of `bot` over `records` (the matches where it sat), and the hands.
+pub fn chips_per_hand<'a>(
+    records: impl IntoIterator<Item = &'a MatchRecord>,
+    bot: &str,
+) -> (f64, u64) {
     let mut chips = 0i64;
     let mut hands = 0u64;
     for r in records {
-        let (Some(a), Some(_)) = (
-            r.seats.iter().position(|s| s == bot),
-            r.seats.iter().position(|s| s == opponent),
-        ) else {
-            continue;
-        };
-        chips += r.net[a];
-        hands += r.hands;
+        if let Some(seat) = r.seats.iter().position(|s| s == bot) {
+            chips += r.net[seat];
+            hands += r.hands;
+        }
     }
-    (
-        if hands == 0 {
-            0.0
-        } else {
-            chips as f64 / hands as f64
-        },
-        hands,
+    let per_hand = if hands == 0 {
+        0.0
+    } else {
+        chips as f64 / hands as f64
+    };
+    (per_hand, hands)
+}
+
+/// Chips per hand of `bot` over the matches where `opponent` also sat.
+pub fn head_to_head(records: &[MatchRecord], bot: &str, opponent: &str) -> (f64, u64) {
+    chips_per_hand(
+        records
+            .iter()
+            .filter(|r| r.seats.iter().any(|s| s == opponent)),
+        bot,
     )
 }
 

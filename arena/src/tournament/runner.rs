@@ -326,19 +326,7 @@ pub async fn run(
 
 /// The candidate's chips per hand over one duplicate block (both seat orders).
 pub fn block_score(a: &MatchRecord, b: &MatchRecord, candidate: &str) -> f64 {
-    let mut chips = 0i64;
-    let mut hands = 0u64;
-    for r in [a, b] {
-        if let Some(seat) = r.seats.iter().position(|s| s == candidate) {
-            chips += r.net[seat];
-            hands += r.hands;
-        }
-    }
-    if hands == 0 {
-        0.0
-    } else {
-        chips as f64 / hands as f64
-    }
+    super::grading::chips_per_hand([a, b], candidate).0
 }
 
 /// Progress on stderr: a bar with ETA on a terminal, plain lines otherwise.
