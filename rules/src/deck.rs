@@ -14,7 +14,10 @@
 //! and portable); rand's own shuffles may change between releases, ours may not. The golden
 //! test in this file pins the result.
 
-use rand_chacha::ChaCha8Rng;
+use std::sync::LazyLock;
+
+use rand_chacha::{ChaCha8Core, ChaCha8Rng};
+use rand_core::block::BlockRngCore;
 use rand_core::{RngCore, SeedableRng};
 
 use crate::card::Card;
@@ -36,12 +39,11 @@ impl Deck {
         key[0..8].copy_from_slice(&seed.to_le_bytes());
         key[8..16].copy_from_slice(&hand.to_le_bytes());
         key[16..24].copy_from_slice(&redeal.to_le_bytes());
-        let mut rng = ChaCha8Rng::from_seed(key);
-        let mut cards = Card::pack();
-        for i in (1..cards.len()).rev() {
-            let j = below(&mut rng, i as u64 + 1) as usize;
-            cards.swap(i, j);
-        }
+        let cards = match shuffle_unrejected(&first_words(key)) {
+            Some(cards) => cards,
+            // A word was rejected (each draw has a chance below 2^-58): the general algorithm.
+            None => shuffle_general(&mut ChaCha8Rng::from_seed(key)),
+        };
         Deck { cards, next: 0 }
     }
 
@@ -82,9 +84,74 @@ impl Deck {
     }
 }
 
+/// The pack in canonical order, built once.
+static PACK: LazyLock<[Card; 52]> = LazyLock::new(Card::pack);
+
+/// Words a shuffle draws when none is rejected.
+const WORDS: usize = 51;
+
+/// The first `next_u64` values of `ChaCha8Rng::from_seed(key)`, straight from the block
+/// function. `ChaCha8Rng` is `BlockRng<ChaCha8Core>`: it serves the 32-bit words of each
+/// 64-word block in order, a `next_u64` being the next two words, low word first; from an
+/// even position it never straddles two blocks. Two blocks give 64 values.
+#[inline(always)]
+fn first_words(key: [u8; 32]) -> [u64; 64] {
+    let mut core = ChaCha8Core::from_seed(key);
+    let mut block = <ChaCha8Core as BlockRngCore>::Results::default();
+    let mut words = [0u64; 64];
+    for half in words.chunks_exact_mut(32) {
+        core.generate(&mut block);
+        for (word, pair) in half.iter_mut().zip(block.as_ref().chunks_exact(2)) {
+            *word = u64::from(pair[0]) | (u64::from(pair[1]) << 32);
+        }
+    }
+    words
+}
+
+/// Fisher-Yates on the first 51 words when none of them is rejected: the common case of
+/// [`shuffle_general`], straight-line code with a constant divisor at every step (a multiply
+/// instead of the two 64-bit divisions per card that were two thirds of the shuffle's time).
+/// `None` if a word falls in a rejection zone (the general algorithm then draws again).
+#[inline(always)]
+fn shuffle_unrejected(words: &[u64; 64]) -> Option<[Card; 52]> {
+    let words: &[u64; WORDS] = words[..WORDS].try_into().expect("51 of 64");
+    let mut cards = *PACK;
+    let mut accepted = true;
+    macro_rules! fisher_yates {
+        ($($n:literal)*) => {$(
+            // Step i = n - 1 draws the (52 - n)-th word.
+            let x = words[52 - $n];
+            accepted &= x < zone($n);
+            cards.swap($n - 1, (x % $n) as usize);
+        )*};
+    }
+    fisher_yates!(
+        52 51 50 49 48 47 46 45 44 43 42 41 40 39 38 37 36 35 34 33 32 31 30 29 28 27
+        26 25 24 23 22 21 20 19 18 17 16 15 14 13 12 11 10 9 8 7 6 5 4 3 2
+    );
+    accepted.then_some(cards)
+}
+
+/// The shuffle exactly as specified in the module comment: for i = 51..=1, j = below(i + 1),
+/// swap(i, j).
+fn shuffle_general(rng: &mut ChaCha8Rng) -> [Card; 52] {
+    let mut cards = *PACK;
+    for i in (1..cards.len()).rev() {
+        let j = below(rng, i as u64 + 1) as usize;
+        cards.swap(i, j);
+    }
+    cards
+}
+
+/// Draws at or above this are rejected by `below(n)`: the largest multiple of n that fits.
+#[inline(always)]
+const fn zone(n: u64) -> u64 {
+    u64::MAX - (u64::MAX % n)
+}
+
 /// An unbiased integer in 0..n (n >= 1) by rejection sampling on 64-bit outputs.
 fn below(rng: &mut ChaCha8Rng, n: u64) -> u64 {
-    let zone = u64::MAX - (u64::MAX % n);
+    let zone = zone(n);
     loop {
         let x = rng.next_u64();
         if x < zone {
@@ -115,6 +182,75 @@ mod tests {
         let mut rng = ChaCha8Rng::from_seed([0u8; 32]);
         let words: Vec<u64> = (0..4).map(|_| rng.next_u64()).collect();
         assert_eq!(words, GOLDEN_CHACHA8_ZERO_KEY);
+    }
+
+    /// The shuffle exactly as specified in the module comment, written plainly (a runtime
+    /// divisor, one `next_u64` per draw): the fast one must deal the same decks.
+    fn reference_shuffle(seed: u64, hand: u64, redeal: u64) -> [Card; 52] {
+        fn below(rng: &mut ChaCha8Rng, n: u64) -> u64 {
+            let zone = u64::MAX - (u64::MAX % n);
+            loop {
+                let x = rng.next_u64();
+                if x < zone {
+                    return x % n;
+                }
+            }
+        }
+        let mut key = [0u8; 32];
+        key[0..8].copy_from_slice(&seed.to_le_bytes());
+        key[8..16].copy_from_slice(&hand.to_le_bytes());
+        key[16..24].copy_from_slice(&redeal.to_le_bytes());
+        let mut rng = ChaCha8Rng::from_seed(key);
+        let mut cards = Card::pack();
+        for i in (1..cards.len()).rev() {
+            let j = below(&mut rng, i as u64 + 1) as usize;
+            cards.swap(i, j);
+        }
+        cards
+    }
+
+    #[test]
+    fn fast_shuffle_equals_the_reference_shuffle() {
+        for seed in [0, 1, 42, u64::MAX] {
+            for hand in 0..500 {
+                for redeal in [0, 1, 99] {
+                    assert_eq!(
+                        Deck::shuffled(seed, hand, redeal).cards(),
+                        &reference_shuffle(seed, hand, redeal),
+                        "seed {seed} hand {hand} redeal {redeal}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn first_words_are_the_generators_next_u64_stream() {
+        for key in [[0u8; 32], [7u8; 32], [0xff; 32]] {
+            let mut plain = ChaCha8Rng::from_seed(key);
+            let expected: Vec<u64> = (0..64).map(|_| plain.next_u64()).collect();
+            assert_eq!(first_words(key).to_vec(), expected);
+        }
+    }
+
+    #[test]
+    fn a_rejected_word_falls_back_to_the_general_shuffle() {
+        let words = first_words([7u8; 32]);
+        let mut plain = ChaCha8Rng::from_seed([7u8; 32]);
+        assert_eq!(
+            shuffle_unrejected(&words),
+            Some(shuffle_general(&mut plain))
+        );
+        // Step k draws for n = 52 - k; zone(n) is its first rejected word.
+        for step in [0, 39, 50] {
+            let n = 52 - step as u64;
+            let mut bad = words;
+            bad[step] = zone(n);
+            assert_eq!(shuffle_unrejected(&bad), None, "step {step}");
+            let mut ok = words;
+            ok[step] = zone(n) - 1;
+            assert!(shuffle_unrejected(&ok).is_some(), "step {step}");
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 
 use crate::action::{Action, Decision, DecisionKind, Illegal, LegalAction};
-use crate::card::Card;
+use crate::card::{Card, Rank, Suit};
 use crate::deck::Deck;
 use crate::eval::{self, HandValue};
 use crate::event::{EndReason, Event, PackReason, RevealReason, RevealedHand};
@@ -20,6 +20,16 @@ use crate::view::{PlayerView, SeatView};
 /// (Each redeal is all-dead with probability at most 0.056, so this never happens in play;
 /// it only makes termination certain.)
 pub const MAX_REDEALS: u32 = 100;
+
+/// The most seats any variant allows (the classic game's 17). Per-seat state lives in arrays
+/// of this size, so a hand allocates nothing for itself (only the events it returns do).
+pub const MAX_SEATS: usize = 17;
+
+// `knows` is a u32 bit set of seats.
+const _: () = assert!(MAX_SEATS <= 32);
+
+/// Filler for the card slots of seats beyond the table (never read).
+const NO_CARDS: [Card; 3] = [Card::new(Rank::TWO, Suit::Clubs); 3];
 
 /// Where the cards of each deal come from.
 #[derive(Clone, Debug)]
@@ -41,13 +51,12 @@ impl DealSource {
     }
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default)]
 struct SeatState {
     in_hand: bool,
     seen: bool,
     dead: bool,
     put_in: u64,
-    won: u64,
     turns: u32,
     blind_bets: u32,
     swaps: u32,
@@ -71,11 +80,13 @@ pub struct LegalSet {
 }
 
 impl LegalSet {
+    #[inline]
     fn push(&mut self, action: LegalAction) {
         self.items[self.len] = Some(action);
         self.len += 1;
     }
 
+    #[inline]
     pub fn len(&self) -> usize {
         self.len
     }
@@ -84,10 +95,12 @@ impl LegalSet {
         self.len == 0
     }
 
+    #[inline]
     pub fn get(&self, index: usize) -> Option<&LegalAction> {
         self.items[..self.len].get(index).and_then(Option::as_ref)
     }
 
+    #[inline]
     pub fn iter(&self) -> impl Iterator<Item = &LegalAction> {
         self.items[..self.len].iter().flatten()
     }
@@ -105,24 +118,45 @@ pub struct Hand {
     dealer: usize,
     deck: Deck,
     redeal: u32,
-    cards: Vec<[Card; 3]>,
-    seats: Vec<SeatState>,
+    /// Seats at the table; only the first `seat_count` entries of the arrays below are used.
+    seat_count: usize,
+    cards: [[Card; 3]; MAX_SEATS],
+    seats: [SeatState; MAX_SEATS],
     pot: u64,
     stake: u64,
     phase: Phase,
     turns: u32,
-    payoffs: Option<Vec<i64>>,
+    /// Set when the hand is over.
+    payoffs: Option<[i64; MAX_SEATS]>,
 }
 
 impl Hand {
     /// Starts a hand: boots, the deal, and (Lallan Kallan) inspection. Returns the events so far.
+    #[inline]
     pub fn new(
         settings: Settings,
         seats: usize,
         dealer: usize,
         source: DealSource,
     ) -> Result<(Hand, Vec<Event>), SettingsError> {
+        // The hand-started event, a deal per seat, and the end when the deal settles it.
+        let mut events = Vec::with_capacity(seats + 3);
+        let hand = Hand::new_into(settings, seats, dealer, source, &mut events)?;
+        Ok((hand, events))
+    }
+
+    /// As [`Hand::new`], appending the events to `events` (a buffer reused across hands saves
+    /// an allocation per hand on hot paths). On an error nothing is appended.
+    #[inline]
+    pub fn new_into(
+        settings: Settings,
+        seats: usize,
+        dealer: usize,
+        source: DealSource,
+        events: &mut Vec<Event>,
+    ) -> Result<Hand, SettingsError> {
         settings.validate(seats)?;
+        debug_assert!(seats <= MAX_SEATS, "validate() bounds the seats");
         if dealer >= seats {
             return Err(SettingsError::Field(
                 "dealer",
@@ -141,31 +175,33 @@ impl Hand {
             dealer,
             deck,
             redeal: 0,
-            cards: Vec::new(),
-            seats: vec![SeatState::default(); seats],
+            seat_count: seats,
+            cards: [NO_CARDS; MAX_SEATS],
+            seats: [SeatState::default(); MAX_SEATS],
             pot: 0,
             stake: settings.boot,
             phase: Phase::Over,
             turns: 0,
             payoffs: None,
         };
-        for seat in &mut hand.seats {
+        for seat in hand.seats_mut() {
             seat.put_in = settings.boot;
             seat.in_hand = true;
         }
         hand.pot = settings.boot * seats as u64;
-        let mut events = vec![Event::HandStarted {
+        events.push(Event::HandStarted {
             dealer,
             seats,
             boot: settings.boot,
             pot: hand.pot,
             stake: hand.stake,
-        }];
-        hand.deal(&mut events);
-        Ok((hand, events))
+        });
+        hand.deal(events);
+        Ok(hand)
     }
 
     /// A hand with the seeded deal for `hand_index` of a match with `seed`.
+    #[inline]
     pub fn seeded(
         settings: Settings,
         seats: usize,
@@ -184,6 +220,28 @@ impl Hand {
         )
     }
 
+    /// As [`Hand::seeded`], appending the events to `events`.
+    #[inline]
+    pub fn seeded_into(
+        settings: Settings,
+        seats: usize,
+        dealer: usize,
+        seed: u64,
+        hand_index: u64,
+        events: &mut Vec<Event>,
+    ) -> Result<Hand, SettingsError> {
+        Hand::new_into(
+            settings,
+            seats,
+            dealer,
+            DealSource::Seeded {
+                seed,
+                hand: hand_index,
+            },
+            events,
+        )
+    }
+
     // ----- queries -------------------------------------------------------------------------
 
     pub fn settings(&self) -> &Settings {
@@ -191,7 +249,7 @@ impl Hand {
     }
 
     pub fn seat_count(&self) -> usize {
-        self.seats.len()
+        self.seat_count
     }
 
     pub fn dealer(&self) -> usize {
@@ -208,7 +266,7 @@ impl Hand {
 
     /// All-knowing: a seat's current cards (for the referee and replays, never for bots).
     pub fn cards(&self, seat: usize) -> [Card; 3] {
-        self.cards[seat]
+        self.cards[..self.seat_count][seat]
     }
 
     /// Betting turns taken in this hand so far.
@@ -222,7 +280,7 @@ impl Hand {
 
     /// Net chips per seat once the hand is over (they sum to zero).
     pub fn payoffs(&self) -> Option<&[i64]> {
-        self.payoffs.as_deref()
+        self.payoffs.as_ref().map(|p| &p[..self.seat_count])
     }
 
     /// Who must decide now, and what kind of decision. `None` once the hand is over.
@@ -250,6 +308,7 @@ impl Hand {
     }
 
     /// The legal actions without allocating (at most five entries).
+    #[inline]
     pub fn legal_set(&self) -> LegalSet {
         let mut legal = LegalSet::default();
         match self.phase {
@@ -270,6 +329,7 @@ impl Hand {
         legal
     }
 
+    #[inline]
     fn legal_bets(&self, seat: usize, legal: &mut LegalSet) {
         let s = self.stake;
         let max_stake = self.settings.max_stake;
@@ -309,6 +369,52 @@ impl Hand {
         }
     }
 
+    /// Whether `action` is an instance of an entry of [`Hand::legal_set`], without building
+    /// the set (the hot path of [`Hand::apply_into`]). Mirrors `legal_set` and `legal_bets`;
+    /// the test `allows_agrees_with_the_legal_set` checks them against each other.
+    #[inline]
+    fn allows(&self, action: &Action) -> bool {
+        match (self.phase, *action) {
+            (Phase::SideshowReply { .. }, Action::Accept | Action::Refuse) => true,
+            (Phase::Swap(seat), Action::Swap { card }) => self.cards[seat].contains(&card),
+            (Phase::Swap(_), Action::Keep) => true,
+            (Phase::Bet(seat), action) => self.allows_bet(seat, action),
+            _ => false,
+        }
+    }
+
+    #[inline]
+    fn allows_bet(&self, seat: usize, action: Action) -> bool {
+        let s = self.stake;
+        let max_stake = self.settings.max_stake;
+        let me = &self.seats[seat];
+        let blind_bet_left = me.blind_bets < self.settings.blind_limit;
+        match action {
+            Action::Pack => true,
+            Action::See => !me.seen,
+            Action::Bet { amount } if !me.seen => {
+                blind_bet_left && (s..=(2 * s).min(max_stake)).contains(&amount)
+            }
+            Action::Bet { amount } => {
+                (2 * s..=(4 * s).min(2 * max_stake)).contains(&amount) && amount % 2 == 0
+            }
+            Action::Show if self.in_hand_count() == 2 => {
+                if me.seen {
+                    self.seats[self.next_in_hand(seat)].seen
+                } else {
+                    blind_bet_left
+                }
+            }
+            Action::Sideshow => {
+                me.seen
+                    && self.in_hand_count() != 2
+                    && self.settings.sideshow
+                    && self.sideshow_target(seat).is_some()
+            }
+            _ => false,
+        }
+    }
+
     /// The seat a sideshow would ask: the previous seat still in the hand (counter-clockwise),
     /// if it is seen and has already acted this hand, with at least three seats in.
     fn sideshow_target(&self, seat: usize) -> Option<usize> {
@@ -322,8 +428,8 @@ impl Hand {
 
     /// What `seat` may know, and nothing more.
     pub fn view(&self, seat: usize) -> SeatView {
-        let me = &self.seats[seat];
-        let known: BTreeMap<usize, [Card; 3]> = (0..self.seats.len())
+        let me = &self.seats()[seat];
+        let known: BTreeMap<usize, [Card; 3]> = (0..self.seat_count)
             .filter(|&other| other != seat && me.knows & (1 << other) != 0)
             .map(|other| (other, self.cards[other]))
             .collect();
@@ -335,7 +441,7 @@ impl Hand {
             stake: self.stake,
             cards: (me.knows & (1 << seat) != 0).then_some(self.cards[seat]),
             players: self
-                .seats
+                .seats()
                 .iter()
                 .map(|s| PlayerView {
                     in_hand: s.in_hand,
@@ -381,8 +487,8 @@ impl Hand {
                 expected: decision.seat,
             });
         }
-        let legal = self.legal_set();
-        if !legal.iter().any(|l| l.allows(&action)) {
+        if !self.allows(&action) {
+            let legal = self.legal_set();
             let offered = legal.iter().find(|l| l.name() == action.name());
             let reason = match offered {
                 Some(l) => format!("outside the bounds offered: {l:?}"),
@@ -475,7 +581,7 @@ impl Hand {
         self.cards[seat][slot] = drawn;
         self.seats[seat].swaps += 1;
         // Whoever knew this seat's old cards (a sideshow) does not know the new ones.
-        for (other, state) in self.seats.iter_mut().enumerate() {
+        for (other, state) in self.seats_mut().iter_mut().enumerate() {
             if other != seat {
                 state.knows &= !(1 << seat);
             }
@@ -594,27 +700,30 @@ impl Hand {
     // ----- dealing -------------------------------------------------------------------------
 
     fn deal(&mut self, events: &mut Vec<Event>) {
-        let n = self.seats.len();
+        let n = self.seat_count;
         let variant = self.settings.variant;
         loop {
             // One card at a time, clockwise from the dealer's left: the k-th seat in that
             // order gets the k-th, (n+k)-th and (2n+k)-th cards.
-            let drawn: Vec<Card> = (0..3 * n).map(|_| self.deck.draw()).collect();
-            self.cards = vec![[drawn[0]; 3]; n];
-            for k in 0..n {
-                let seat = (self.dealer + 1 + k) % n;
-                self.cards[seat] = [drawn[k], drawn[n + k], drawn[2 * n + k]];
+            let first = (self.dealer + 1) % n;
+            for round in 0..3 {
+                let mut seat = first;
+                for _ in 0..n {
+                    self.cards[seat][round] = self.deck.draw();
+                    seat = if seat + 1 == n { 0 } else { seat + 1 };
+                }
             }
-            for k in 1..=n {
-                let seat = (self.dealer + k) % n;
+            let mut seat = first;
+            for _ in 0..n {
                 events.push(Event::Dealt {
                     seat,
                     redeal: self.redeal,
                     cards: Some(self.cards[seat]),
                 });
+                seat = if seat + 1 == n { 0 } else { seat + 1 };
             }
             let blind_start = variant.has_blind_play();
-            for (i, state) in self.seats.iter_mut().enumerate() {
+            for (i, state) in self.seats_mut().iter_mut().enumerate() {
                 state.seen = !blind_start;
                 state.knows = if blind_start { 0 } else { 1 << i };
                 state.in_hand = true;
@@ -623,22 +732,25 @@ impl Hand {
             if variant != Variant::LallanKallan {
                 break;
             }
-            let dead: Vec<usize> = (0..n).filter(|&i| eval::is_dead(&self.cards[i])).collect();
-            if !dead.is_empty() {
-                for &i in &dead {
+            let mut dead = 0usize;
+            for i in 0..n {
+                if eval::is_dead(&self.cards[i]) {
                     self.seats[i].dead = true;
                     self.seats[i].in_hand = false;
+                    dead += 1;
                 }
+            }
+            if dead > 0 {
                 events.push(Event::Dead {
-                    seats: dead.clone(),
+                    seats: (0..n).filter(|&i| self.seats[i].dead).collect(),
                 });
             }
-            if dead.len() < n {
+            if dead < n {
                 break;
             }
             if self.redeal >= MAX_REDEALS {
-                let everyone: Vec<usize> = (0..n).collect();
-                self.finish(EndReason::RedealCap, &everyone, events);
+                let everyone: [usize; MAX_SEATS] = std::array::from_fn(|i| i);
+                self.finish(EndReason::RedealCap, &everyone[..n], events);
                 return;
             }
             self.redeal += 1;
@@ -659,20 +771,34 @@ impl Hand {
     // ----- endings ---------------------------------------------------------------------------
 
     fn group_reveal(&mut self, reason: RevealReason, events: &mut Vec<Event>) {
-        let live: Vec<usize> = self.in_hand_seats().collect();
-        self.reveal(&live, reason, events);
-        let values: Vec<HandValue> = live.iter().map(|&s| self.value(s)).collect();
-        let winners: Vec<usize> = eval::best(&values).into_iter().map(|i| live[i]).collect();
+        let mut live = [0usize; MAX_SEATS];
+        let mut count = 0;
+        for seat in self.in_hand_seats() {
+            live[count] = seat;
+            count += 1;
+        }
+        let live = &live[..count];
+        self.reveal(live, reason, events);
+        // The best value, and every live seat holding it (in seat order).
+        let top = live.iter().map(|&s| self.value(s)).max();
+        let mut winners = [0usize; MAX_SEATS];
+        let mut won = 0;
+        for &seat in live {
+            if Some(self.value(seat)) == top {
+                winners[won] = seat;
+                won += 1;
+            }
+        }
         let end = match reason {
             RevealReason::TurnCap => EndReason::TurnCap,
             _ => EndReason::PotLimit,
         };
-        self.finish(end, &winners, events);
+        self.finish(end, &winners[..won], events);
     }
 
     fn reveal(&mut self, seats: &[usize], reason: RevealReason, events: &mut Vec<Event>) {
         let mask: u32 = seats.iter().fold(0, |m, &s| m | 1 << s);
-        for state in &mut self.seats {
+        for state in self.seats_mut() {
             state.knows |= mask;
         }
         let s = &self.settings;
@@ -692,26 +818,29 @@ impl Hand {
     /// Awards the pot: split evenly among `winners`, odd chips to the winner nearest the
     /// dealer's left.
     fn finish(&mut self, reason: EndReason, winners: &[usize], events: &mut Vec<Event>) {
-        let n = self.seats.len();
-        let mut ordered: Vec<usize> = winners.to_vec();
-        ordered.sort_by_key(|&w| (w + n - self.dealer - 1) % n);
-        let share = self.pot / ordered.len() as u64;
-        let odd = self.pot % ordered.len() as u64;
-        for (k, &w) in ordered.iter().enumerate() {
-            self.seats[w].won += share + if k == 0 { odd } else { 0 };
-        }
-        let payoffs: Vec<i64> = self
-            .seats
+        let n = self.seat_count;
+        // Winners are distinct seats, so their distances from the dealer's left differ.
+        let first = winners
             .iter()
-            .map(|s| s.won as i64 - s.put_in as i64)
-            .collect();
+            .copied()
+            .min_by_key(|&w| (w + n - self.dealer - 1) % n)
+            .expect("a hand has a winner");
+        let share = self.pot / winners.len() as u64;
+        let odd = self.pot % winners.len() as u64;
+        let mut payoffs = [0i64; MAX_SEATS];
+        for (payoff, s) in payoffs.iter_mut().zip(self.seats()) {
+            *payoff = -(s.put_in as i64);
+        }
+        for &w in winners {
+            payoffs[w] += (share + if w == first { odd } else { 0 }) as i64;
+        }
         let mut winners = winners.to_vec();
         winners.sort_unstable();
         events.push(Event::HandEnded {
             reason,
             winners,
             pot: self.pot,
-            payoffs: payoffs.clone(),
+            payoffs: payoffs[..n].to_vec(),
         });
         self.payoffs = Some(payoffs);
         self.phase = Phase::Over;
@@ -727,29 +856,188 @@ impl Hand {
         )
     }
 
+    /// The seats at the table.
+    #[inline(always)]
+    fn seats(&self) -> &[SeatState] {
+        &self.seats[..self.seat_count]
+    }
+
+    #[inline(always)]
+    fn seats_mut(&mut self) -> &mut [SeatState] {
+        &mut self.seats[..self.seat_count]
+    }
+
     fn in_hand_count(&self) -> usize {
-        self.seats.iter().filter(|s| s.in_hand).count()
+        self.seats().iter().filter(|s| s.in_hand).count()
     }
 
     fn in_hand_seats(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..self.seats.len()).filter(|&i| self.seats[i].in_hand)
+        (0..self.seat_count).filter(|&i| self.seats[i].in_hand)
     }
 
     /// The next seat still in the hand, clockwise after `seat` (`seat` itself if it is alone).
     fn next_in_hand(&self, seat: usize) -> usize {
-        let n = self.seats.len();
-        (1..=n)
-            .map(|k| (seat + k) % n)
-            .find(|&i| self.seats[i].in_hand)
-            .unwrap_or(seat)
+        let n = self.seat_count;
+        let mut i = seat;
+        for _ in 0..n {
+            i = if i + 1 == n { 0 } else { i + 1 };
+            if self.seats[i].in_hand {
+                return i;
+            }
+        }
+        seat
     }
 
     /// The previous seat still in the hand, counter-clockwise before `seat`.
     fn prev_in_hand(&self, seat: usize) -> usize {
-        let n = self.seats.len();
-        (1..=n)
-            .map(|k| (seat + n - k) % n)
-            .find(|&i| self.seats[i].in_hand)
-            .unwrap_or(seat)
+        let n = self.seat_count;
+        let mut i = seat;
+        for _ in 0..n {
+            i = if i == 0 { n - 1 } else { i - 1 };
+            if self.seats[i].in_hand {
+                return i;
+            }
+        }
+        seat
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_variant_fits_the_seat_arrays() {
+        for variant in Variant::ALL {
+            assert!(*variant.seat_range().end() <= MAX_SEATS, "{variant}");
+            let seats = *variant.seat_range().end();
+            let (hand, events) = Hand::seeded(Settings::new(variant), seats, 0, 1, 0).unwrap();
+            assert_eq!(hand.seat_count(), seats);
+            assert!(events.len() > seats);
+        }
+        let too_many = Hand::seeded(Settings::new(Variant::Classic), MAX_SEATS + 1, 0, 1, 0);
+        assert!(too_many.is_err());
+    }
+
+    /// Every kind of action, with bet amounts around every bound and every card to swap.
+    fn candidates(stake: u64) -> Vec<Action> {
+        let mut all = vec![
+            Action::Pack,
+            Action::See,
+            Action::Show,
+            Action::Sideshow,
+            Action::Keep,
+            Action::Accept,
+            Action::Refuse,
+            Action::Bet { amount: u64::MAX },
+        ];
+        all.extend((0..=4 * stake + 3).map(|amount| Action::Bet { amount }));
+        all.extend((0..52).map(|i| Action::Swap {
+            card: Card::from_index(i),
+        }));
+        all
+    }
+
+    #[test]
+    fn allows_agrees_with_the_legal_set() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let mut checked = 0u64;
+        for variant in Variant::ALL {
+            for seats in [2, 3, 5] {
+                for tweak in 0..4 {
+                    let mut settings = Settings::new(variant);
+                    match tweak {
+                        1 => settings.sideshow = false,
+                        2 => {
+                            settings.blind_limit = 1;
+                            settings.max_stake = 3;
+                            settings.pot_limit = 60;
+                        }
+                        3 => settings.blind_limit = 0,
+                        _ => {}
+                    }
+                    for hand_index in 0..40 {
+                        let (mut hand, _) =
+                            Hand::seeded(settings, seats, 0, 5, hand_index).unwrap();
+                        loop {
+                            let legal = hand.legal_set();
+                            for action in candidates(hand.stake()) {
+                                let expected = legal.iter().any(|l| l.allows(&action));
+                                assert_eq!(hand.allows(&action), expected, "{action:?} {legal:?}");
+                                checked += 1;
+                            }
+                            let Some(decision) = hand.to_act() else { break };
+                            // Mostly the cheapest entries, so hands run long.
+                            let entry = legal.get(next(legal.len())).unwrap().clone();
+                            let action = match entry {
+                                LegalAction::Pack if next(4) > 0 => continue_with(&legal),
+                                other => concrete(&other, next(3)),
+                            };
+                            hand.apply(decision.seat, action).unwrap();
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 100_000, "{checked}");
+    }
+
+    /// Any entry but a pack, if there is one (a pack otherwise).
+    fn continue_with(legal: &LegalSet) -> Action {
+        let entry = legal
+            .iter()
+            .find(|l| !matches!(l, LegalAction::Pack))
+            .unwrap_or(&LegalAction::Pack);
+        concrete(entry, 0)
+    }
+
+    /// An action of a legal entry: for a bet its minimum, middle or maximum, for a swap the
+    /// k-th card.
+    fn concrete(entry: &LegalAction, k: usize) -> Action {
+        match *entry {
+            LegalAction::Pack => Action::Pack,
+            LegalAction::See => Action::See,
+            LegalAction::Bet {
+                min,
+                max,
+                multiple_of,
+            } => {
+                let steps = (max - min) / multiple_of;
+                Action::Bet {
+                    amount: min + multiple_of * (steps * k as u64 / 2),
+                }
+            }
+            LegalAction::Show { .. } => Action::Show,
+            LegalAction::Sideshow { .. } => Action::Sideshow,
+            LegalAction::Swap { cards, .. } => Action::Swap { card: cards[k] },
+            LegalAction::Keep => Action::Keep,
+            LegalAction::Accept => Action::Accept,
+            LegalAction::Refuse => Action::Refuse,
+        }
+    }
+
+    #[test]
+    fn new_into_appends_the_same_events_as_new() {
+        for variant in Variant::ALL {
+            for hand_index in 0..50 {
+                let settings = Settings::new(variant);
+                let (hand, events) = Hand::seeded(settings, 4, 1, 9, hand_index).unwrap();
+                let mut buffer = vec![Event::Kept { seat: 0 }];
+                let again = Hand::seeded_into(settings, 4, 1, 9, hand_index, &mut buffer).unwrap();
+                assert_eq!(buffer[0], Event::Kept { seat: 0 });
+                assert_eq!(buffer[1..], events[..]);
+                assert_eq!(again.payoffs(), hand.payoffs());
+                assert_eq!(again.to_act(), hand.to_act());
+            }
+        }
+        let mut buffer = Vec::new();
+        assert!(Hand::seeded_into(Settings::default(), 1, 0, 1, 0, &mut buffer).is_err());
+        assert!(buffer.is_empty());
     }
 }
