@@ -230,12 +230,13 @@ pub async fn play<R: BufRead, W: Write>(
                     Some(c) => c.ask(&request).await.ok().map(|a| a.action),
                     None => None,
                 };
-                match answer {
-                    Some(action) if hand.clone().apply(seat, action).is_ok() => action,
-                    _ => fallback(decision.kind),
-                }
+                answer.unwrap_or(fallback(decision.kind))
             };
-            let events = hand.apply(seat, action).expect("checked above");
+            // A bot's illegal answer changes nothing; the arena plays the fallback instead.
+            let events = hand.apply(seat, action).unwrap_or_else(|_| {
+                hand.apply(seat, fallback(decision.kind))
+                    .expect("pack, keep and refuse are always legal for their decision")
+            });
             show_events(
                 &mut console.output,
                 h,

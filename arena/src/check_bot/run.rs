@@ -150,7 +150,7 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
         queue_events(&mut connection, &events);
         while let Some(decision) = hand.to_act() {
             let seat = decision.seat;
-            let action = if seat == scenario.bot_seat {
+            let events = if seat == scenario.bot_seat {
                 let request = build_request(
                     &hand,
                     index as u64,
@@ -164,12 +164,12 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
                 asked.push(decision.kind);
                 let name = format!("{:?} decision (request {})", decision.kind, request.id);
                 match connection.ask(&request).await {
-                    Ok(asked) => match hand.clone().apply(seat, asked.action) {
-                        Ok(_) => {
+                    Ok(asked) => match hand.apply(seat, asked.action) {
+                        Ok(events) => {
                             let entry = answered.entry(decision.kind).or_default();
                             entry.0 += 1;
                             entry.1 = entry.1.max(asked.elapsed.as_millis());
-                            asked.action
+                            events
                         }
                         Err(illegal) => {
                             let mut c = check(&name, Outcome::Fail, format!("illegal: {illegal}"));
@@ -186,7 +186,7 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
                                 describe_legal(&request.legal)
                             ));
                             checks.push(c);
-                            fallback(decision.kind)
+                            apply_fallback(&mut hand, seat, decision.kind)
                         }
                     },
                     Err(fault) => {
@@ -213,15 +213,14 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
                             broken = true;
                             break 'hands;
                         }
-                        fallback(decision.kind)
+                        apply_fallback(&mut hand, seat, decision.kind)
                     }
                 }
             } else {
-                scenario.house.act(&hand.legal(), scenario.bot_seat)
+                let action = scenario.house.act(&hand.legal(), scenario.bot_seat);
+                hand.apply(seat, action)
+                    .expect("the house plays from the legal set")
             };
-            let events = hand
-                .apply(seat, action)
-                .expect("checked or house actions are legal");
             queue_events(&mut connection, &events);
         }
     }
@@ -282,4 +281,11 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
         checks.push(c);
     }
     checks
+}
+
+/// Plays the arena's action for a bot that failed this decision (an illegal action changes
+/// nothing, so the hand is still waiting for it).
+fn apply_fallback(hand: &mut rules::Hand, seat: usize, kind: DecisionKind) -> Vec<rules::Event> {
+    hand.apply(seat, fallback(kind))
+        .expect("pack, keep and refuse are always legal for their decision")
 }
