@@ -175,7 +175,7 @@ fn bwrap_works(test: &str) -> bool {
     match runtime.block_on(arena::bot::probe_bwrap()) {
         Ok(()) => true,
         Err(why) => {
-            eprintln!("SKIPPED {test}: bubblewrap does not work here: {why}");
+            common::skip(test, &format!("bubblewrap does not work here: {why}"));
             false
         }
     }

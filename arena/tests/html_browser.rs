@@ -172,7 +172,7 @@ fn match_page(
 #[test]
 fn replay_pages_in_a_real_browser() {
     if let Some(why) = missing_tools() {
-        eprintln!("SKIPPED replay_pages_in_a_real_browser: {why}");
+        common::skip("replay_pages_in_a_real_browser", &why);
         return;
     }
     ensure_node_modules();
@@ -232,7 +232,7 @@ fn replay_pages_in_a_real_browser() {
 #[test]
 fn tournament_report_in_a_real_browser() {
     if let Some(why) = missing_tools() {
-        eprintln!("SKIPPED tournament_report_in_a_real_browser: {why}");
+        common::skip("tournament_report_in_a_real_browser", &why);
         return;
     }
     ensure_node_modules();

@@ -137,3 +137,14 @@ pub fn rss_kib() -> u64 {
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
         .unwrap_or(0)
 }
+
+/// A test that cannot run here (a tool is missing): skipped on a developer machine, but a
+/// failure under CI, where `.ci/run` installs every tool, so a missing install never passes
+/// silently.
+pub fn skip(test: &str, why: &str) {
+    let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
+    if ci {
+        panic!("{test} cannot run in CI: {why} (.ci/run should have installed it)");
+    }
+    eprintln!("SKIPPED {test}: {why}");
+}

@@ -145,7 +145,7 @@ async fn bwrap_works(test: &str) -> bool {
     match probe_bwrap().await {
         Ok(_) => true,
         Err(why) => {
-            eprintln!("skipping {test}: {why}");
+            skip(test, &why);
             false
         }
     }

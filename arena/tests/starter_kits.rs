@@ -156,7 +156,7 @@ fn play_kit(bots: &[(String, &str)]) {
 #[test]
 fn javascript_kit_plays_the_three_games() {
     let Some(node) = which("node").filter(|n| works(n, &["--version"])) else {
-        eprintln!("SKIPPED: `node` is not on PATH");
+        common::skip("javascript kit", "`node` is not on PATH");
         return;
     };
     let dir = kit_dir("javascript");
@@ -170,7 +170,7 @@ fn javascript_kit_plays_the_three_games() {
 #[test]
 fn c_kit_builds_cleanly_and_plays_the_three_games() {
     let Some(cc) = which("cc").filter(|cc| works(cc, &["--version"])) else {
-        eprintln!("SKIPPED: no C compiler (`cc`) on PATH");
+        common::skip("C kit", "no C compiler (`cc`) on PATH");
         return;
     };
     let src = kit_dir("c");
@@ -201,7 +201,7 @@ fn java_kit_builds_and_plays_the_three_games() {
         which("javac").filter(|j| works(j, &["-version"])),
         which("java").filter(|j| works(j, &["-version"])),
     ) else {
-        eprintln!("SKIPPED: `javac` or `java` is not on PATH");
+        common::skip("Java kit", "`javac` or `java` is not on PATH");
         return;
     };
     let src = kit_dir("java").join("src");
