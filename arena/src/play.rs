@@ -192,6 +192,7 @@ pub async fn play<R: BufRead, W: Write>(
         }
         let dealer = (h as usize) % n;
         let (mut hand, events) = Hand::seeded(config.settings, n, dealer, config.seed, h)?;
+        let mut forced = vec![false; n];
         show_events(
             &mut console.output,
             h,
@@ -226,14 +227,33 @@ pub async fn play<R: BufRead, W: Write>(
                     0,
                 );
                 next_id += 1;
+                // As in a match: after a fault the arena plays the bot's seat for the rest of
+                // the hand, and a bot that stopped working is not asked again.
                 let answer = match connections[seat].as_mut() {
-                    Some(c) => c.ask(&request).await.ok().map(|a| a.action),
-                    None => None,
+                    Some(c) if !forced[seat] => match c.ask(&request).await {
+                        Ok(asked) => Some(asked.action),
+                        Err(fault) => {
+                            writeln!(
+                                console.output,
+                                "  ! {} fault: {}",
+                                names[seat], fault.detail
+                            )?;
+                            if fault.broken {
+                                connections[seat] = None;
+                            }
+                            None
+                        }
+                    },
+                    _ => None,
                 };
+                if answer.is_none() {
+                    forced[seat] = true;
+                }
                 answer.unwrap_or(fallback(decision.kind))
             };
             // A bot's illegal answer changes nothing; the arena plays the fallback instead.
             let events = hand.apply(seat, action).unwrap_or_else(|_| {
+                forced[seat] = true;
                 hand.apply(seat, fallback(decision.kind))
                     .expect("pack, keep and refuse are always legal for their decision")
             });
