@@ -141,8 +141,15 @@ impl Connection {
 
     /// Queues a message; it is written with the next request or `flush`.
     pub fn queue(&mut self, message: &ArenaMessage) {
+        self.queue_line(&message.to_line());
+    }
+
+    /// Queues a message already serialized as one line (without its newline): the referee
+    /// serializes an event once for every seat that sees it the same way.
+    pub fn queue_line(&mut self, line: &str) {
         // serde_json never writes a raw newline inside a JSON value, so lines stay lines.
-        self.pending.push_str(&message.to_line());
+        debug_assert!(!line.contains('\n'));
+        self.pending.push_str(line);
         self.pending.push('\n');
     }
 

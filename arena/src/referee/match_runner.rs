@@ -431,12 +431,26 @@ impl<'a> Referee<'a> {
                     event: serde_json::to_value(event).expect("events serialize"),
                 })?;
             }
+            // Most events look the same to every seat: serialize that public view once.
+            // (No seat has this index, so it is the view of a seat that knows nothing.)
+            let public = event.for_seat(usize::MAX, self.blind_start);
+            let mut public_line: Option<String> = None;
             for state in &mut self.seats {
-                if let Some(connection) = &mut state.connection {
-                    connection.queue(&ArenaMessage::Event {
-                        hand,
-                        event: event.for_seat(state.index, self.blind_start),
+                let Some(connection) = &mut state.connection else {
+                    continue;
+                };
+                let mine = event.for_seat(state.index, self.blind_start);
+                if mine == public {
+                    let line = public_line.get_or_insert_with(|| {
+                        ArenaMessage::Event {
+                            hand,
+                            event: public.clone(),
+                        }
+                        .to_line()
                     });
+                    connection.queue_line(line);
+                } else {
+                    connection.queue(&ArenaMessage::Event { hand, event: mine });
                 }
             }
         }
