@@ -658,6 +658,17 @@ fn sprt_results_do_not_depend_on_jobs() {
     let b = tournament_ok(&file, &six, &["--jobs", "6"]);
     assert_eq!(sprt_line(&a), sprt_line(&b));
     assert_eq!(sorted_results(&one), sorted_results(&six));
+    // Matches played past the decision leave no replay behind either.
+    let replays = |dir: &Path| {
+        let mut names: Vec<String> = std::fs::read_dir(dir.join("replays"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(replays(&one), replays(&six));
+    assert_eq!(replays(&six).len(), sorted_results(&six).len());
 }
 
 #[test]

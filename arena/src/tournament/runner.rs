@@ -300,8 +300,12 @@ pub async fn run(
         // Blocks played past the decision (a batch plays several at once) are dropped from
         // the results, so the output does not depend on --jobs.
         if all.keys().any(|&index| index / 2 >= block) {
+            let dropped: Vec<u64> = all.keys().copied().filter(|&i| i / 2 >= block).collect();
             all.retain(|&index, _| index / 2 < block);
             out.rewrite_results(all.values())?;
+            for index in dropped {
+                let _ = std::fs::remove_file(out.replay_path(index));
+            }
         }
         summary.sprt = Some((test.decision(), test.llr(), test.bounds()));
     } else {
