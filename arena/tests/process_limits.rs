@@ -104,10 +104,9 @@ async fn level_none_applies_no_limits() {
 #[tokio::test]
 async fn limits_level_runs_the_bot_in_its_own_session() {
     let dir = tempfile::tempdir().unwrap();
-    let arena_sid = rustix::process::getsid(None)
-        .unwrap()
-        .as_raw_nonzero()
-        .get() as u64;
+    // Read from /proc rather than getsid(2): in a container whose session leader lives outside
+    // the PID namespace the session id is 0, which rustix's Pid cannot hold (it panics).
+    let arena_sid = own_session_id();
     for level in [SandboxLevel::None, SandboxLevel::Limits] {
         let mut spec = spec(&dir, &format!("ids-{level:?}"), python("ids.py", &[]));
         spec.sandbox = level;
@@ -122,6 +121,13 @@ async fn limits_level_runs_the_bot_in_its_own_session() {
             assert_eq!(v["tty"], false, "no controlling terminal");
         }
     }
+}
+
+/// Field 6 of /proc/self/stat; the command (field 2) may hold spaces, so split after its ')'.
+fn own_session_id() -> u64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap();
+    let after_comm = &stat[stat.rfind(')').unwrap() + 2..];
+    after_comm.split(' ').nth(3).unwrap().parse().unwrap()
 }
 
 #[test]
