@@ -85,7 +85,9 @@ pub enum Record {
         #[serde(skip_serializing_if = "Option::is_none", default)]
         stderr_bytes: Option<u64>,
     },
-    /// An engine event with full information (`rules::Event`, flattened).
+    /// An engine event with full information (`rules::Event`, flattened). Written by
+    /// `ReplayWriter::write_event` straight from the `rules::Event` (keys: `type`, `hand`,
+    /// `event`, then the event's fields in declaration order); read with the event as a `Value`.
     Event {
         hand: u64,
         #[serde(flatten)]

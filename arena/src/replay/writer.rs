@@ -5,10 +5,14 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
+use rules::Event;
+
 use super::record::Record;
 
 pub struct ReplayWriter {
     out: Option<BufWriter<File>>,
+    /// [`ReplayWriter::write_event`]'s line, reused from one event to the next.
+    line: Vec<u8>,
 }
 
 impl ReplayWriter {
@@ -23,7 +27,10 @@ impl ReplayWriter {
             }
             None => None,
         };
-        Ok(ReplayWriter { out })
+        Ok(ReplayWriter {
+            out,
+            line: Vec::new(),
+        })
     }
 
     pub fn is_enabled(&self) -> bool {
@@ -38,10 +45,199 @@ impl ReplayWriter {
         Ok(())
     }
 
+    /// Writes `Record::Event { hand, event }`, the same record as [`ReplayWriter::write`] would
+    /// (it reads back equal), without going through a `serde_json::Value`: the event is
+    /// serialized once, straight into the line. Its keys come in declaration order
+    /// (`type`, `hand`, `event`, then the event's fields) rather than a `Value`'s
+    /// alphabetical order.
+    pub fn write_event(&mut self, hand: u64, event: &Event) -> io::Result<()> {
+        if let Some(out) = &mut self.out {
+            event_line(&mut self.line, hand, event);
+            out.write_all(&self.line)?;
+        }
+        Ok(())
+    }
+
     pub fn flush(&mut self) -> io::Result<()> {
         if let Some(out) = &mut self.out {
             out.flush()?;
         }
         Ok(())
+    }
+}
+
+/// Puts the replay line of `event` (newline included) into `line`. A replay's event line is
+/// the protocol's event message with the event whole, so the protocol's hand-written writer
+/// serves both (it writes what serde would, in declaration order).
+fn event_line(line: &mut Vec<u8>, hand: u64, event: &Event) {
+    line.clear();
+    protocol::wire::write_event(line, hand, event);
+    line.push(b'\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use rules::{Action, Hand, LegalAction, Settings, Variant};
+
+    use super::*;
+
+    /// The record as the writer wrote it before `write_event`: the event through a `Value`.
+    fn via_value(hand: u64, event: &Event) -> Record {
+        Record::Event {
+            hand,
+            event: serde_json::to_value(event).expect("events serialize"),
+        }
+    }
+
+    /// A small deterministic generator for choosing legal actions.
+    struct Lcg(u64);
+
+    impl Lcg {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (self.0 >> 33) % n
+        }
+    }
+
+    fn concrete(legal: &LegalAction, rng: &mut Lcg) -> Action {
+        match legal {
+            LegalAction::Pack => Action::Pack,
+            LegalAction::See => Action::See,
+            LegalAction::Bet {
+                min,
+                max,
+                multiple_of,
+            } => Action::Bet {
+                amount: min + rng.below((max - min) / multiple_of + 1) * multiple_of,
+            },
+            LegalAction::Show { .. } => Action::Show,
+            LegalAction::Sideshow { .. } => Action::Sideshow,
+            LegalAction::Swap { cards, .. } => Action::Swap {
+                card: cards[rng.below(3) as usize],
+            },
+            LegalAction::Keep => Action::Keep,
+            LegalAction::Accept => Action::Accept,
+            LegalAction::Refuse => Action::Refuse,
+        }
+    }
+
+    /// Seeded hands of every variant played with random legal actions: every event, whole.
+    fn sample_events() -> Vec<(u64, Event)> {
+        let mut rng = Lcg(7);
+        let mut all = Vec::new();
+        for variant in Variant::ALL {
+            for hand_index in 0..120u64 {
+                let seats = 2 + (hand_index as usize % 5);
+                let settings = Settings {
+                    pot_limit: [40, 1024][hand_index as usize % 2],
+                    max_turns: [8, 500][hand_index as usize / 2 % 2],
+                    ..Settings::new(variant)
+                };
+                let dealer = hand_index as usize % seats;
+                let (mut hand, mut events) =
+                    Hand::seeded(settings, seats, dealer, 99, hand_index).unwrap();
+                loop {
+                    all.extend(events.drain(..).map(|e| (hand_index, e)));
+                    let Some(decision) = hand.to_act() else { break };
+                    let legal = hand.legal();
+                    let action = concrete(&legal[rng.below(legal.len() as u64) as usize], &mut rng);
+                    events = hand.apply(decision.seat, action).expect("legal");
+                }
+            }
+        }
+        all
+    }
+
+    fn kind(event: &Event) -> String {
+        serde_json::to_value(event).unwrap()["event"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
+    #[test]
+    fn an_event_line_reads_back_as_the_record_the_value_route_wrote() {
+        let events = sample_events();
+        let kinds: BTreeSet<String> = events.iter().map(|(_, e)| kind(e)).collect();
+        // Every kind of event is in the sample.
+        let all = [
+            "hand_started",
+            "dealt",
+            "dead",
+            "redeal",
+            "saw",
+            "swapped",
+            "kept",
+            "bet",
+            "packed",
+            "show_asked",
+            "sideshow_asked",
+            "sideshow_refused",
+            "sideshow_compared",
+            "revealed",
+            "hand_ended",
+        ];
+        assert_eq!(
+            kinds,
+            all.map(String::from).into(),
+            "the kinds of event in the sample"
+        );
+
+        let mut line = Vec::new();
+        for (hand, event) in events.iter().chain(&[(u64::MAX, events[0].1.clone())]) {
+            event_line(&mut line, *hand, event);
+            let text = std::str::from_utf8(&line).unwrap();
+            let body = text.strip_suffix('\n').expect("a line ends with a newline");
+            assert!(!body.contains('\n'), "one line per record: {text}");
+            let prefix = format!(
+                "{{\"type\":\"event\",\"hand\":{hand},\"event\":\"{}\"",
+                kind(event)
+            );
+            assert!(body.starts_with(&prefix), "{body}");
+
+            let expected = via_value(*hand, event);
+            let old_line = serde_json::to_string(&expected).unwrap();
+            let new: Record = serde_json::from_str(body).unwrap();
+            let old: Record = serde_json::from_str(&old_line).unwrap();
+            assert_eq!(new, old, "{body}\n{old_line}");
+            assert_eq!(new, expected);
+            // The same object: same keys, same values, only the order of the keys differs.
+            let new_value: serde_json::Value = serde_json::from_str(body).unwrap();
+            let old_value: serde_json::Value = serde_json::from_str(&old_line).unwrap();
+            assert_eq!(new_value, old_value);
+            assert_eq!(body.len(), old_line.len());
+        }
+    }
+
+    #[test]
+    fn a_replay_file_of_events_reads_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("replay.jsonl");
+        let events: Vec<(u64, Event)> = sample_events().into_iter().take(400).collect();
+        let mut writer = ReplayWriter::create(Some(&path)).unwrap();
+        for (hand, event) in &events {
+            writer.write_event(*hand, event).unwrap();
+        }
+        writer.flush().unwrap();
+        drop(writer);
+        let records = crate::replay::read(&path).unwrap();
+        let expected: Vec<Record> = events.iter().map(|(h, e)| via_value(*h, e)).collect();
+        assert_eq!(records, expected);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.lines().count(), events.len());
+    }
+
+    #[test]
+    fn a_writer_without_a_file_writes_nothing() {
+        let mut writer = ReplayWriter::create(None).unwrap();
+        assert!(!writer.is_enabled());
+        let (_, events) = Hand::seeded(Settings::new(Variant::Classic), 2, 0, 1, 0).unwrap();
+        writer.write_event(0, &events[0]).unwrap();
+        assert!(writer.line.is_empty());
     }
 }
