@@ -16,10 +16,15 @@ fn main() -> ExitCode {
     if let Err(e) = arena::bot::set_child_subreaper() {
         tracing::debug!("cannot become a child subreaper: {e}");
     }
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    // One match is one referee task plus idle stderr drains: a current-thread runtime serves
+    // it with one thread and no cross-thread wake-ups (~8% fewer instructions per decision
+    // than a multi-thread one; BENCHMARKS.md). Tournaments run matches in parallel, and
+    // `play` blocks a thread on the terminal, so they keep the multi-thread runtime.
+    let mut builder = match cli.command {
+        Command::Match(_) => tokio::runtime::Builder::new_current_thread(),
+        _ => tokio::runtime::Builder::new_multi_thread(),
+    };
+    let runtime = match builder.enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("arena: cannot start the async runtime: {e}");

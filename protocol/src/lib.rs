@@ -5,6 +5,7 @@
 
 pub mod fault;
 pub mod message;
+pub mod wire;
 
 pub use fault::FaultKind;
 pub use message::{

@@ -129,7 +129,15 @@ pub struct Answer {
 impl ArenaMessage {
     /// One line of JSON (no newline).
     pub fn to_line(&self) -> String {
-        serde_json::to_string(self).expect("arena messages always serialize")
+        let mut out = Vec::new();
+        self.write_line(&mut out);
+        String::from_utf8(out).expect("arena messages are UTF-8")
+    }
+
+    /// Appends the message as one line of JSON (no newline) to `out`: the same bytes as
+    /// `serde_json::to_writer`, written by hand for requests and events (see [`crate::wire`]).
+    pub fn write_line(&self, out: &mut Vec<u8>) {
+        crate::wire::write_message(out, self);
     }
 }
 

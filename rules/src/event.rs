@@ -150,6 +150,19 @@ pub enum Event {
 }
 
 impl Event {
+    /// Whether every seat sees this event whole (`for_seat` changes nothing for anyone): true
+    /// for every kind that never holds private cards. The referee writes such an event once
+    /// for the whole table instead of copying it per seat.
+    pub fn is_public(&self) -> bool {
+        !matches!(
+            self,
+            Event::Dealt { .. }
+                | Event::Saw { .. }
+                | Event::Swapped { .. }
+                | Event::SideshowCompared { .. }
+        )
+    }
+
     /// This event as `viewer` may see it: hidden cards removed.
     ///
     /// `blind_start` is true in the classic game, where a seat does not know its dealt cards

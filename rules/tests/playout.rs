@@ -624,6 +624,12 @@ impl Knowledge {
     fn check_event(&self, event: &Event, ctx: &str) {
         for (viewer, allowed) in self.allowed.iter().enumerate() {
             let seen = event.for_seat(viewer, self.blind_start);
+            if event.is_public() {
+                assert_eq!(
+                    &seen, event,
+                    "{ctx}: a public event differs for seat {viewer}"
+                );
+            }
             for card in seen.cards() {
                 assert!(
                     allowed.contains(&card),

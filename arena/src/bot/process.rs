@@ -6,9 +6,10 @@ use std::os::unix::process::ExitStatusExt;
 use std::process::ExitStatus;
 use std::time::Duration;
 
+use futures::FutureExt;
 use futures::StreamExt;
 use rustix::process::Pid;
-use tokio::io::{AsyncWriteExt, BufWriter};
+use tokio::io::AsyncWriteExt;
 use tokio::process::{Child, ChildStdin, ChildStdout};
 use tokio::time::{Instant, timeout, timeout_at};
 use tokio_util::codec::{FramedRead, LinesCodec, LinesCodecError};
@@ -69,7 +70,7 @@ struct Inner {
     guard: GroupGuard,
     child: Child,
     /// `None` once closed.
-    stdin: Option<BufWriter<ChildStdin>>,
+    stdin: Option<ChildStdin>,
     stdout: FramedRead<ChildStdout, LinesCodec>,
     stderr: StderrDrain,
     /// The leader's status once observed (without reaping it).
@@ -120,7 +121,7 @@ impl BotProcess {
             inner: Some(Inner {
                 guard,
                 child,
-                stdin: Some(BufWriter::new(stdin)),
+                stdin: Some(stdin),
                 stdout,
                 stderr,
                 exit: None,
@@ -149,16 +150,24 @@ impl BotProcess {
     /// the line. After any other error every call returns [`ReadError::Closed`]; treat the bot
     /// as broken.
     pub async fn recv_line(&mut self, deadline: Instant) -> Result<String, ReadError> {
-        let next = self.inner().stdout.next();
-        match timeout_at(deadline, next).await {
+        match timeout_at(deadline, self.next_line()).await {
             Err(_elapsed) => Err(ReadError::Timeout),
-            Ok(None) => Err(ReadError::Closed),
-            Ok(Some(Ok(line))) => Ok(line),
-            Ok(Some(Err(LinesCodecError::MaxLineLengthExceeded))) => Err(ReadError::LineTooLong),
-            Ok(Some(Err(LinesCodecError::Io(e)))) if e.kind() == io::ErrorKind::InvalidData => {
+            Ok(result) => result,
+        }
+    }
+
+    /// The next stdout line, with no deadline of its own: for a caller that races it against
+    /// its own timer (the referee keeps one armed timer per bot instead of a new one per
+    /// wait). Cancel-safe as [`Self::recv_line`]; never returns [`ReadError::Timeout`].
+    pub async fn next_line(&mut self) -> Result<String, ReadError> {
+        match self.inner().stdout.next().await {
+            None => Err(ReadError::Closed),
+            Some(Ok(line)) => Ok(line),
+            Some(Err(LinesCodecError::MaxLineLengthExceeded)) => Err(ReadError::LineTooLong),
+            Some(Err(LinesCodecError::Io(e))) if e.kind() == io::ErrorKind::InvalidData => {
                 Err(ReadError::InvalidUtf8)
             }
-            Ok(Some(Err(LinesCodecError::Io(e)))) => Err(ReadError::Io(e.to_string())),
+            Some(Err(LinesCodecError::Io(e))) => Err(ReadError::Io(e.to_string())),
         }
     }
 
@@ -168,35 +177,52 @@ impl BotProcess {
     /// have been written.
     pub async fn send_line(&mut self, line: &str, deadline: Instant) -> Result<(), WriteError> {
         debug_assert!(!line.contains('\n'), "a protocol line contains a newline");
-        self.write_parts(&[line.as_bytes(), b"\n"], deadline).await
+        let mut block = Vec::with_capacity(line.len() + 1);
+        block.extend_from_slice(line.as_bytes());
+        block.push(b'\n');
+        self.write_block(&block, deadline).await
     }
 
     /// Writes several complete lines at once (`block` is lines each ending in `\n`) with one
     /// flush: the referee batches the events of a hand this way, one write instead of many.
     /// Same deadline and error rules as [`Self::send_line`].
-    pub async fn send_lines(&mut self, block: &str, deadline: Instant) -> Result<(), WriteError> {
+    pub async fn send_lines(&mut self, block: &[u8], deadline: Instant) -> Result<(), WriteError> {
         debug_assert!(
-            block.is_empty() || block.ends_with('\n'),
+            block.is_empty() || block.ends_with(b"\n"),
             "a block of whole lines"
         );
-        self.write_parts(&[block.as_bytes()], deadline).await
+        self.write_block(block, deadline).await
     }
 
-    async fn write_parts(&mut self, parts: &[&[u8]], deadline: Instant) -> Result<(), WriteError> {
+    /// Writes `block` straight to the pipe (no buffer of our own: callers hand over whole
+    /// batches). The common case, a pipe with room, takes no timer: non-blocking writes are
+    /// tried first and only what they could not write waits, with the deadline.
+    async fn write_block(&mut self, block: &[u8], deadline: Instant) -> Result<(), WriteError> {
         let Some(stdin) = self.inner().stdin.as_mut() else {
             return Err(WriteError::Closed);
         };
-        let write = async {
-            for part in parts {
-                stdin.write_all(part).await?;
-            }
-            stdin.flush().await
+        let io_error = |e: io::Error| match e.kind() {
+            io::ErrorKind::BrokenPipe => WriteError::Closed,
+            _ => WriteError::Io(e.to_string()),
         };
-        match timeout_at(deadline, write).await {
+        let mut written = 0;
+        while written < block.len() {
+            // One poll with a no-op waker: `None` means the pipe is full (nothing written).
+            match stdin.write(&block[written..]).now_or_never() {
+                Some(Ok(0)) => return Err(WriteError::Closed),
+                Some(Ok(n)) => written += n,
+                Some(Err(e)) if e.kind() == io::ErrorKind::Interrupted => {}
+                Some(Err(e)) => return Err(io_error(e)),
+                None => break,
+            }
+        }
+        if written == block.len() {
+            return Ok(());
+        }
+        match timeout_at(deadline, stdin.write_all(&block[written..])).await {
             Err(_elapsed) => Err(WriteError::Timeout),
             Ok(Ok(())) => Ok(()),
-            Ok(Err(e)) if e.kind() == io::ErrorKind::BrokenPipe => Err(WriteError::Closed),
-            Ok(Err(e)) => Err(WriteError::Io(e.to_string())),
+            Ok(Err(e)) => Err(io_error(e)),
         }
     }
 

@@ -45,6 +45,9 @@ struct Referee<'a> {
     replay: ReplayWriter,
     next_request: u64,
     blind_start: bool,
+    /// The public view of the event being dispatched, serialized once for every seat that
+    /// sees it that way (a reused buffer).
+    public_line: Vec<u8>,
 }
 
 /// Plays a whole match. Returns an error only when the arena itself cannot go on; every bot
@@ -103,6 +106,7 @@ async fn play_match(
         replay,
         next_request: 1,
         blind_start: config.settings.variant.has_blind_play(),
+        public_line: Vec::new(),
     };
     let outcome = referee.play(cancel).await;
     let hand_payoffs = match outcome {
@@ -425,32 +429,34 @@ impl<'a> Referee<'a> {
     /// Records events whole and queues each seat's view of them.
     fn dispatch(&mut self, hand: u64, events: &[Event]) -> Result<(), MatchError> {
         for event in events {
-            if self.replay.is_enabled() {
-                self.replay.write(&Record::Event {
-                    hand,
-                    event: serde_json::to_value(event).expect("events serialize"),
-                })?;
+            self.replay.write_event(hand, event)?;
+            if event.is_public() {
+                // Most events (bets, packs, ...): one line for the whole table, no copies.
+                self.public_line.clear();
+                protocol::wire::write_event(&mut self.public_line, hand, event);
+                for state in &mut self.seats {
+                    if let Some(connection) = &mut state.connection {
+                        connection.queue_line(&self.public_line);
+                    }
+                }
+                continue;
             }
-            // Most events look the same to every seat: serialize that public view once.
-            // (No seat has this index, so it is the view of a seat that knows nothing.)
+            // Events with private cards still look the same to most seats: serialize that
+            // public view once. (No seat has this index: the view of a seat that knows nothing.)
             let public = event.for_seat(usize::MAX, self.blind_start);
-            let mut public_line: Option<String> = None;
+            self.public_line.clear();
             for state in &mut self.seats {
                 let Some(connection) = &mut state.connection else {
                     continue;
                 };
                 let mine = event.for_seat(state.index, self.blind_start);
                 if mine == public {
-                    let line = public_line.get_or_insert_with(|| {
-                        ArenaMessage::Event {
-                            hand,
-                            event: public.clone(),
-                        }
-                        .to_line()
-                    });
-                    connection.queue_line(line);
+                    if self.public_line.is_empty() {
+                        protocol::wire::write_event(&mut self.public_line, hand, &public);
+                    }
+                    connection.queue_line(&self.public_line);
                 } else {
-                    connection.queue(&ArenaMessage::Event { hand, event: mine });
+                    connection.queue_event(hand, &mine);
                 }
             }
         }

@@ -1,0 +1,394 @@
+//! The hand-written writers (`protocol::wire`) against serde: byte for byte the same line for
+//! every request and every event view of thousands of random hands of every variant, and for
+//! arbitrary field values.
+
+use std::collections::BTreeMap;
+
+use proptest::prelude::*;
+use protocol::wire::{write_event, write_message, write_request};
+use protocol::{ArenaMessage, FaultKind, FaultNotice, MatchEnd, Request};
+use rules::{
+    Action, Card, DecisionKind, EndReason, Event, Hand, LegalAction, PackReason, PlayerView,
+    Settings, Variant,
+};
+
+/// What serde writes: the specification the fast writers must match.
+fn serde_line(message: &ArenaMessage) -> String {
+    serde_json::to_string(message).unwrap()
+}
+
+fn fast_request(request: &Request) -> String {
+    let mut out = Vec::new();
+    write_request(&mut out, request);
+    String::from_utf8(out).unwrap()
+}
+
+fn fast_event(hand: u64, event: &Event) -> String {
+    let mut out = b"junk already in the buffer".to_vec();
+    let start = out.len();
+    write_event(&mut out, hand, event);
+    String::from_utf8(out[start..].to_vec()).unwrap()
+}
+
+fn check_event(hand: u64, event: &Event) {
+    let message = ArenaMessage::Event {
+        hand,
+        event: event.clone(),
+    };
+    assert_eq!(fast_event(hand, event), serde_line(&message));
+}
+
+/// xorshift64*: the test's own choices, reproducible from the loop indices.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n
+    }
+}
+
+fn random_action(rng: &mut Rng, legal: &[LegalAction]) -> Action {
+    // Packs and shows less often, so that hands reach sideshows, reveals and swaps.
+    let mut entry = &legal[rng.below(legal.len() as u64) as usize];
+    if matches!(entry, LegalAction::Pack | LegalAction::Show { .. }) && rng.below(4) != 0 {
+        entry = &legal[rng.below(legal.len() as u64) as usize];
+    }
+    match entry {
+        LegalAction::Pack => Action::Pack,
+        LegalAction::See => Action::See,
+        LegalAction::Bet {
+            min,
+            max,
+            multiple_of,
+        } => Action::Bet {
+            amount: min + multiple_of * rng.below((max - min) / multiple_of + 1),
+        },
+        LegalAction::Show { .. } => Action::Show,
+        LegalAction::Sideshow { .. } => Action::Sideshow,
+        LegalAction::Swap { cards, .. } => Action::Swap {
+            card: cards[rng.below(3) as usize],
+        },
+        LegalAction::Keep => Action::Keep,
+        LegalAction::Accept => Action::Accept,
+        LegalAction::Refuse => Action::Refuse,
+    }
+}
+
+/// Every event (whole, and as each seat and an outsider see it) and every request of
+/// `hands` random hands, written both ways.
+fn play_and_compare(variant: Variant, seats: usize, hands: u64) -> (u64, u64) {
+    let (mut events_checked, mut requests_checked) = (0, 0);
+    let blind_start = variant.has_blind_play();
+    for hand_index in 0..hands {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ ((hand_index + 1) * (seats as u64 + 7)));
+        let mut settings = Settings::new(variant);
+        settings.boot = 1 + rng.below(3);
+        settings.max_stake = settings.boot * [1, 2, 8, 64][rng.below(4) as usize];
+        settings.pot_limit = settings.boot * seats as u64 + 1 + rng.below(60 * settings.boot);
+        settings.swap_cost = rng.below(3);
+        settings.sideshow = rng.below(5) != 0;
+        let dealer = hand_index as usize % seats;
+        let (mut hand, mut events) =
+            Hand::seeded(settings, seats, dealer, 77 + seats as u64, hand_index).unwrap();
+        let mut id = hand_index * 1000;
+        loop {
+            for event in &events {
+                check_event(hand_index, event);
+                check_event(hand_index, &event.for_seat(usize::MAX, blind_start));
+                for seat in 0..seats {
+                    check_event(hand_index, &event.for_seat(seat, blind_start));
+                }
+                events_checked += 1;
+            }
+            let Some(decision) = hand.to_act() else { break };
+            let view = hand.view(decision.seat);
+            id += 1;
+            let request = Request {
+                id,
+                hand: hand_index,
+                kind: decision.kind,
+                legal: view.legal.clone(),
+                pot: view.pot,
+                stake: view.stake,
+                dealer: view.dealer,
+                sideshow_from: hand.sideshow_asker(),
+                cards: view.cards,
+                players: view.players,
+                known: view.known,
+                time_ms: rng.below(100_000),
+                bank_ms: rng.below(1 << 40),
+            };
+            assert_eq!(
+                fast_request(&request),
+                serde_line(&ArenaMessage::Request(request.clone()))
+            );
+            requests_checked += 1;
+            let action = random_action(&mut rng, &view.legal);
+            events = hand.apply(decision.seat, action).unwrap();
+        }
+    }
+    (events_checked, requests_checked)
+}
+
+#[test]
+fn requests_and_events_of_random_hands_are_written_as_serde_writes_them() {
+    let mut kinds = std::collections::BTreeSet::new();
+    for variant in [Variant::Classic, Variant::Closest555, Variant::LallanKallan] {
+        for seats in [2, 3, 6, 10] {
+            let (events, requests) = play_and_compare(variant, seats, 300);
+            eprintln!("{variant:?} {seats} seats: {events} events, {requests} requests");
+            assert!(
+                events > 1000 && requests > 300,
+                "{variant:?} {seats}: {events} events, {requests} requests"
+            );
+            kinds.insert(format!("{variant:?}"));
+        }
+    }
+    assert_eq!(kinds.len(), 3);
+}
+
+fn card(text: &str) -> Card {
+    text.parse().unwrap()
+}
+
+#[test]
+fn every_event_kind_and_reason_is_written_as_serde_writes_it() {
+    let cards = [card("As"), card("Td"), card("2c")];
+    let mut events = vec![
+        Event::HandStarted {
+            dealer: 1,
+            seats: 3,
+            boot: 2,
+            pot: 6,
+            stake: 2,
+        },
+        Event::Dealt {
+            seat: 0,
+            redeal: 1,
+            cards: Some(cards),
+        },
+        Event::Dealt {
+            seat: 0,
+            redeal: 0,
+            cards: None,
+        },
+        Event::Dead { seats: vec![] },
+        Event::Dead {
+            seats: vec![0, 2, 16],
+        },
+        Event::Redeal { redeal: 3, pot: 9 },
+        Event::Saw {
+            seat: 2,
+            cards: Some(cards),
+        },
+        Event::Saw {
+            seat: 2,
+            cards: None,
+        },
+        Event::Swapped {
+            seat: 1,
+            cost: 0,
+            discarded: Some(card("Kh")),
+            drawn: Some(card("5s")),
+        },
+        Event::Swapped {
+            seat: 1,
+            cost: 2,
+            discarded: None,
+            drawn: None,
+        },
+        Event::Kept { seat: 0 },
+        Event::Bet {
+            seat: 1,
+            amount: u64::MAX,
+            blind: true,
+            stake: 0,
+            pot: 1 << 40,
+        },
+        Event::Bet {
+            seat: 1,
+            amount: 4,
+            blind: false,
+            stake: 2,
+            pot: 10,
+        },
+        Event::ShowAsked {
+            seat: 0,
+            against: 1,
+            cost: 8,
+            pot: 40,
+        },
+        Event::SideshowAsked {
+            seat: 2,
+            target: 1,
+            cost: 4,
+            pot: 12,
+        },
+        Event::SideshowRefused { seat: 2, target: 1 },
+        Event::SideshowCompared {
+            seat: 2,
+            target: 1,
+            loser: 1,
+            seat_cards: Some(cards),
+            target_cards: Some([card("Qc"), card("Qd"), card("3h")]),
+        },
+        Event::SideshowCompared {
+            seat: 2,
+            target: 1,
+            loser: 2,
+            seat_cards: None,
+            target_cards: None,
+        },
+    ];
+    for reason in [PackReason::Chose, PackReason::LostSideshow] {
+        events.push(Event::Packed { seat: 3, reason });
+    }
+    for reason in [
+        EndReason::LastStanding,
+        EndReason::LoneSurvivor,
+        EndReason::Show,
+        EndReason::PotLimit,
+        EndReason::TurnCap,
+        EndReason::RedealCap,
+    ] {
+        events.push(Event::HandEnded {
+            reason,
+            winners: vec![0, 2],
+            pot: 12,
+            payoffs: vec![5, -10, 5, i64::MIN, i64::MAX],
+        });
+    }
+    events.push(Event::HandEnded {
+        reason: EndReason::Show,
+        winners: vec![],
+        pot: 0,
+        payoffs: vec![],
+    });
+    for (i, event) in events.iter().enumerate() {
+        check_event(i as u64 * 1_000_003, event);
+    }
+}
+
+#[test]
+fn other_messages_go_through_serde_unchanged() {
+    let messages = [
+        ArenaMessage::MatchEnd(MatchEnd {
+            hands: 10,
+            totals: vec![3, -3],
+        }),
+        ArenaMessage::Fault(FaultNotice {
+            id: Some(4),
+            fault: FaultKind::Timeout,
+            detail: "a \"quoted\" detail\nwith a newline".to_string(),
+            applied: Some(Action::Pack),
+        }),
+    ];
+    for message in messages {
+        let mut out = Vec::new();
+        write_message(&mut out, &message);
+        assert_eq!(String::from_utf8(out).unwrap(), serde_line(&message));
+    }
+}
+
+fn any_card() -> impl Strategy<Value = Card> {
+    (0..52usize).prop_map(|i| Card::pack()[i])
+}
+
+fn any_cards() -> impl Strategy<Value = [Card; 3]> {
+    [any_card(), any_card(), any_card()]
+}
+
+fn any_legal() -> impl Strategy<Value = LegalAction> {
+    prop_oneof![
+        Just(LegalAction::Pack),
+        Just(LegalAction::See),
+        Just(LegalAction::Keep),
+        Just(LegalAction::Accept),
+        Just(LegalAction::Refuse),
+        (any::<u64>(), any::<u64>(), any::<u64>()).prop_map(|(min, max, multiple_of)| {
+            LegalAction::Bet {
+                min,
+                max,
+                multiple_of,
+            }
+        }),
+        any::<u64>().prop_map(|cost| LegalAction::Show { cost }),
+        (any::<u64>(), any::<usize>())
+            .prop_map(|(cost, target)| LegalAction::Sideshow { cost, target }),
+        (any_cards(), any::<u64>()).prop_map(|(cards, cost)| LegalAction::Swap { cards, cost }),
+    ]
+}
+
+fn any_player() -> impl Strategy<Value = PlayerView> {
+    (any::<[bool; 3]>(), any::<u64>(), any::<u32>(), any::<u32>()).prop_map(
+        |([in_hand, seen, dead], put_in, turns, swaps)| PlayerView {
+            in_hand,
+            seen,
+            dead,
+            put_in,
+            turns,
+            swaps,
+        },
+    )
+}
+
+fn any_request() -> impl Strategy<Value = Request> {
+    (
+        (any::<u64>(), any::<u64>(), 0..3u8),
+        prop::collection::vec(any_legal(), 0..6),
+        (any::<u64>(), any::<u64>(), any::<usize>()),
+        (
+            prop::option::of(any::<usize>()),
+            prop::option::of(any_cards()),
+        ),
+        prop::collection::vec(any_player(), 0..5),
+        prop::collection::btree_map(any::<usize>(), any_cards(), 0..4),
+        (any::<u64>(), any::<u64>()),
+    )
+        .prop_map(
+            |(
+                (id, hand, kind),
+                legal,
+                (pot, stake, dealer),
+                (sideshow_from, cards),
+                players,
+                known,
+                (time_ms, bank_ms),
+            )| {
+                Request {
+                    id,
+                    hand,
+                    kind: [
+                        DecisionKind::Swap,
+                        DecisionKind::Bet,
+                        DecisionKind::SideshowReply,
+                    ][kind as usize],
+                    legal,
+                    pot,
+                    stake,
+                    dealer,
+                    sideshow_from,
+                    cards,
+                    players,
+                    known: known.into_iter().collect::<BTreeMap<_, _>>(),
+                    time_ms,
+                    bank_ms,
+                }
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn arbitrary_requests_are_written_as_serde_writes_them(request in any_request()) {
+        prop_assert_eq!(
+            fast_request(&request),
+            serde_line(&ArenaMessage::Request(request.clone()))
+        );
+    }
+}
