@@ -4,8 +4,12 @@
 //! - raw: this bench's own process (as a child of itself) writes a ~100-byte line to
 //!   `echo-bot` and reads it back, `RAW_TRIPS` times, timing each trip: with blocking
 //!   `std::process` pipes, with tokio on a current-thread runtime, with tokio on a
-//!   multi-thread runtime driving the loop from `block_on` (as `arena match` does), and from a
-//!   spawned task (as the tournament runner does).
+//!   multi-thread runtime driving the loop from `block_on`, and from a spawned task (as the
+//!   tournament runner does). `arena match` uses a current-thread runtime.
+//! - raw, same shape: the same blocking echo with 2, 3 or 6 children served in turn, as a
+//!   match of that many seats sends each decision to the next bot. Serving several processes
+//!   in turn costs more than one (caches and TLB shared by more address spaces), so these are
+//!   the like-for-like floors for the arena rows (`x same shape`).
 //! - arena: `arena match --sandbox none` between `chaal-bot`s (2, 3 and 6 seats, classic,
 //!   pot limit 64 so hands are ~30 decisions long). Time per decision = (wall time of a
 //!   `MATCH_HANDS`-hand match - wall time of a 1-hand match) / (decisions of the first -
@@ -35,12 +39,27 @@ const LINE: &str = concat!(
     "\n"
 );
 
-const RAW_MODES: [(&str, &str); 4] = [
+const RAW_MODES: [(&str, &str); 8] = [
     ("std", "raw: std blocking pipes"),
+    ("std-2", "raw: std, 2 echo children in turn"),
+    ("std-3", "raw: std, 3 echo children in turn"),
+    ("std-6", "raw: std, 6 echo children in turn"),
     ("tokio-ct", "raw: tokio current_thread"),
+    ("tokio-ct-2", "raw: tokio current_thread, 2 children"),
     ("tokio-mt", "raw: tokio multi_thread, block_on"),
     ("tokio-mt-task", "raw: tokio multi_thread, spawned task"),
 ];
+
+/// The raw mode with as many echo children as the arena row has bots (a match of N seats
+/// sends each decision to the next of N processes, which costs more than one child: the
+/// CPU's caches and TLB are shared by more address spaces).
+fn same_shape_mode(seats: usize) -> usize {
+    let mode = format!("std-{seats}");
+    RAW_MODES
+        .iter()
+        .position(|(m, _)| *m == mode)
+        .expect("a raw mode for every seat count")
+}
 
 const SEATS: [usize; 3] = [2, 3, 6];
 
@@ -109,8 +128,8 @@ fn main() {
             hands
         );
         println!(
-            "{:<40} {:>9} {:>9} {:>9} {:>10} {:>11}",
-            "", "median us", "p99 us", "mean us", "x raw std", "x raw task"
+            "{:<40} {:>9} {:>9} {:>9} {:>10} {:>11} {:>12}",
+            "", "median us", "p99 us", "mean us", "x raw std", "x raw task", "x same shape"
         );
         // The floor for a tokio referee: a spawned task on the multi-thread runtime.
         let task = RAW_MODES.len() - 1;
@@ -133,9 +152,10 @@ fn main() {
         for (s, &seats) in SEATS.iter().enumerate() {
             let ratio = ratio_in_rounds_f(&arena[s], &raw[0]);
             let over_task = ratio_in_rounds_f(&arena[s], &raw[task]);
+            let same_shape = ratio_in_rounds_f(&arena[s], &raw[same_shape_mode(seats)]);
             let mut per = arena[s].clone();
             println!(
-                "{:<40} {:>9} {:>9} {:>9.1} {:>9.2}x {:>10.2}x",
+                "{:<40} {:>9} {:>9} {:>9.1} {:>9.2}x {:>10.2}x {:>11.2}x",
                 format!(
                     "arena: {seats} seats ({:.0} decisions/hand)",
                     decisions_per_hand[s]
@@ -144,14 +164,16 @@ fn main() {
                 "-",
                 median(&mut per) / 1e3,
                 ratio,
-                over_task
+                over_task,
+                same_shape
             );
         }
     }
     println!();
     println!(
         "x raw std / x raw task: mean time per trip (raw) or per decision (arena) over the mean \
-         trip of raw std / of the tokio spawned task in the same round; median over rounds."
+         trip of raw std / of the tokio spawned task in the same round; x same shape: over raw \
+         std with as many echo children as the match has bots; medians over rounds."
     );
     println!("total {:.0} s", total.elapsed().as_secs_f64());
 }
@@ -243,17 +265,24 @@ fn run_arena(pinned: bool, seats: usize, hands: u64, chaal: &Path) -> (f64, f64)
 /// The child: `trips` round trips of `LINE` through `echo`; prints median, p99 and mean in ns.
 fn child_raw(mode: &str, trips: u64, echo: &Path) {
     let mut times = match mode {
-        "std" => raw_std(trips, echo),
-        "tokio-ct" => tokio::runtime::Builder::new_current_thread()
+        "std" => raw_std(trips, echo, 1),
+        "std-2" => raw_std(trips, echo, 2),
+        "std-3" => raw_std(trips, echo, 3),
+        "std-6" => raw_std(trips, echo, 6),
+        "tokio-ct" | "tokio-ct-2" => tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .expect("a runtime")
-            .block_on(raw_tokio(trips, echo.to_path_buf())),
+            .block_on(raw_tokio(
+                trips,
+                echo.to_path_buf(),
+                if mode == "tokio-ct" { 1 } else { 2 },
+            )),
         "tokio-mt" => tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .build()
             .expect("a runtime")
-            .block_on(raw_tokio(trips, echo.to_path_buf())),
+            .block_on(raw_tokio(trips, echo.to_path_buf(), 1)),
         "tokio-mt-task" => {
             let runtime = tokio::runtime::Builder::new_multi_thread()
                 .enable_all()
@@ -261,7 +290,7 @@ fn child_raw(mode: &str, trips: u64, echo: &Path) {
                 .expect("a runtime");
             let echo = echo.to_path_buf();
             runtime
-                .block_on(async move { tokio::spawn(raw_tokio(trips, echo)).await })
+                .block_on(async move { tokio::spawn(raw_tokio(trips, echo, 1)).await })
                 .expect("the task")
         }
         other => panic!("unknown mode {other}"),
@@ -275,19 +304,31 @@ fn child_raw(mode: &str, trips: u64, echo: &Path) {
 /// Warm-up trips, not timed.
 const WARM_UP: u64 = 500;
 
-fn raw_std(trips: u64, echo: &Path) -> Vec<f64> {
-    let mut child = std::process::Command::new(echo)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("echo-bot starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+/// Blocking round trips to `children` echo processes in turn (one, or two as the two bots of
+/// a two-seat match take turns).
+fn raw_std(trips: u64, echo: &Path, children: usize) -> Vec<f64> {
+    let mut pipes: Vec<_> = (0..children)
+        .map(|_| {
+            let mut child = std::process::Command::new(echo)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .spawn()
+                .expect("echo-bot starts");
+            let stdin = child.stdin.take().expect("stdin");
+            let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+            (child, Some(stdin), stdout)
+        })
+        .collect();
     let mut line = String::with_capacity(256);
     let mut times = Vec::with_capacity(trips as usize);
     for i in 0..WARM_UP + trips {
+        let (_, stdin, stdout) = &mut pipes[i as usize % children];
         let start = Instant::now();
-        stdin.write_all(LINE.as_bytes()).expect("write");
+        stdin
+            .as_mut()
+            .expect("open")
+            .write_all(LINE.as_bytes())
+            .expect("write");
         line.clear();
         stdout.read_line(&mut line).expect("read");
         let elapsed = start.elapsed();
@@ -296,25 +337,38 @@ fn raw_std(trips: u64, echo: &Path) -> Vec<f64> {
             times.push(elapsed.as_nanos() as f64);
         }
     }
-    drop(stdin);
-    let _ = child.wait();
+    for (child, stdin, _) in &mut pipes {
+        drop(stdin.take());
+        let _ = child.wait();
+    }
     times
 }
 
-async fn raw_tokio(trips: u64, echo: std::path::PathBuf) -> Vec<f64> {
+async fn raw_tokio(trips: u64, echo: std::path::PathBuf, children: usize) -> Vec<f64> {
     use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
-    let mut child = tokio::process::Command::new(echo)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("echo-bot starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let mut stdout = tokio::io::BufReader::new(child.stdout.take().expect("stdout"));
+    let mut pipes: Vec<_> = (0..children)
+        .map(|_| {
+            let mut child = tokio::process::Command::new(&echo)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .spawn()
+                .expect("echo-bot starts");
+            let stdin = child.stdin.take().expect("stdin");
+            let stdout = tokio::io::BufReader::new(child.stdout.take().expect("stdout"));
+            (child, Some(stdin), stdout)
+        })
+        .collect();
     let mut line = String::with_capacity(256);
     let mut times = Vec::with_capacity(trips as usize);
     for i in 0..WARM_UP + trips {
+        let (_, stdin, stdout) = &mut pipes[i as usize % children];
         let start = Instant::now();
-        stdin.write_all(LINE.as_bytes()).await.expect("write");
+        stdin
+            .as_mut()
+            .expect("open")
+            .write_all(LINE.as_bytes())
+            .await
+            .expect("write");
         line.clear();
         stdout.read_line(&mut line).await.expect("read");
         let elapsed = start.elapsed();
@@ -323,7 +377,9 @@ async fn raw_tokio(trips: u64, echo: std::path::PathBuf) -> Vec<f64> {
             times.push(elapsed.as_nanos() as f64);
         }
     }
-    drop(stdin);
-    let _ = child.wait().await;
+    for (child, stdin, _) in &mut pipes {
+        drop(stdin.take());
+        let _ = child.wait().await;
+    }
     times
 }
