@@ -8,8 +8,9 @@
 //! `limits` sandbox.
 //!
 //! Each configuration runs `SCALING_REPEATS` times (default 3): `--jobs 1`, `--jobs 1` with
-//! every process on one CPU (`taskset -c 0`: the one-CPU throughput) and `--jobs 2`, back to
-//! back; speedups are taken within each repeat and the median shown. CPU is the user + system
+//! every process on one CPU (`taskset -c 0`: the one-CPU throughput), `--jobs 2`, and
+//! `--jobs 1` and `--jobs 2` with `--affinity` (each job slot and its bots pinned to a CPU),
+//! back to back; speedups are taken within each repeat and the median shown. CPU is the user + system
 //! time of the arena and everything it waited for (bots included), from `/proc/self/stat`;
 //! CPU / wall is how many CPUs the tournament kept busy.
 
@@ -84,9 +85,9 @@ struct Run {
     cpu: f64,
 }
 
-fn run(file: &Path, dir: &Path, jobs: usize, pinned: bool, n: usize) -> Run {
-    let out = dir.join(format!("out-{jobs}-{pinned}-{n}"));
-    let args = vec![
+fn run(file: &Path, dir: &Path, jobs: usize, pinned: bool, affinity: bool, n: usize) -> Run {
+    let out = dir.join(format!("out-{jobs}-{pinned}-{affinity}-{n}"));
+    let mut args = vec![
         "tournament".to_string(),
         file.display().to_string(),
         "--out".into(),
@@ -95,6 +96,9 @@ fn run(file: &Path, dir: &Path, jobs: usize, pinned: bool, n: usize) -> Run {
         jobs.to_string(),
         "-q".into(),
     ];
+    if affinity {
+        args.push("--affinity".into());
+    }
     let cmd = command(pinned, &common::arena(), &args);
     let cpu_before = children_cpu();
     let (_, wall) = timed(cmd);
@@ -131,19 +135,21 @@ fn main() {
     );
     for sandbox in ["none", "limits"] {
         let file = write_tournament(dir.path(), sandbox, rounds, hands);
-        // (label, jobs, pinned)
-        let mut configs = vec![("1", 1, false)];
+        // (label, jobs, pinned, --affinity)
+        let mut configs = vec![("1", 1, false, false)];
         if pin {
-            configs.push(("1, taskset -c 0", 1, true));
+            configs.push(("1, taskset -c 0", 1, true, false));
         }
-        configs.push(("2", 2, false));
+        configs.push(("2", 2, false, false));
+        configs.push(("1, --affinity", 1, false, true));
+        configs.push(("2, --affinity", 2, false, true));
         let mut runs: Vec<Vec<Run>> = configs.iter().map(|_| Vec::new()).collect();
         for n in 0..repeats {
-            for (c, &(_, jobs, pinned)) in configs.iter().enumerate() {
-                runs[c].push(run(&file, dir.path(), jobs, pinned, n));
+            for (c, &(_, jobs, pinned, affinity)) in configs.iter().enumerate() {
+                runs[c].push(run(&file, dir.path(), jobs, pinned, affinity, n));
             }
         }
-        for (c, &(label, _, _)) in configs.iter().enumerate() {
+        for (c, &(label, ..)) in configs.iter().enumerate() {
             let speedup_over = |base: usize| {
                 let mut ratios: Vec<f64> = runs[base]
                     .iter()

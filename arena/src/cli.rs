@@ -56,6 +56,10 @@ pub enum Command {
         /// No progress bar or progress lines.
         #[arg(long, short)]
         quiet: bool,
+        /// Pin each job slot (its referee thread and its bots) to one CPU: faster for light
+        /// bots, especially on virtual machines; a bot can then use only that CPU.
+        #[arg(long)]
+        affinity: bool,
     },
     /// Play at the terminal against bots.
     Play(PlayArgs),

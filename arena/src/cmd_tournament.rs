@@ -19,6 +19,7 @@ pub async fn tournament(
     out: Option<PathBuf>,
     shard: Option<(u64, u64)>,
     quiet: bool,
+    affinity: bool,
 ) -> anyhow::Result<()> {
     let t = Tournament::load(file).map_err(|e| Exit::new(ExitKind::BadInput, e.to_string()))?;
     let jobs = jobs.unwrap_or_else(|| {
@@ -32,6 +33,7 @@ pub async fn tournament(
         out: out.clone(),
         shard,
         progress: !quiet,
+        affinity,
     };
     let cancel = CancellationToken::new();
     crate::signals::cancel_on_signal(cancel.clone());

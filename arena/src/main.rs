@@ -91,7 +91,8 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             resume: _,
             shard,
             quiet,
-        } => arena::cmd_tournament::tournament(&file, jobs, out, shard, quiet).await?,
+            affinity,
+        } => arena::cmd_tournament::tournament(&file, jobs, out, shard, quiet, affinity).await?,
         Command::Play(args) => arena::cmd_play::run(args).await?,
         Command::CheckBot {
             game,

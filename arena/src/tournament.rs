@@ -1,5 +1,6 @@
 //! Tournaments: files, schedules, concurrent resumable and shardable runs, results.
 
+pub mod affinity;
 pub mod config;
 pub mod grading;
 pub mod output;

@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use common::{run_arena, sample_bot, stderr, stdout};
+use common::{python_bot, run_arena, sample_bot, stderr, stdout};
 use serde_json::Value;
 
 /// Time limits far above what the sample bots need, even on a loaded machine.
@@ -305,18 +305,80 @@ fn the_number_of_jobs_does_not_change_the_results() {
     );
     let one = dir.path().join("jobs1");
     let two = dir.path().join("jobs2");
+    let pinned = dir.path().join("jobs2-affinity");
     tournament_ok(&file, &one, &["--jobs", "1"]);
     tournament_ok(&file, &two, &["--jobs", "2"]);
-    let (a, b) = (sorted_results(&one), sorted_results(&two));
+    tournament_ok(&file, &pinned, &["--jobs", "2", "--affinity"]);
+    let (a, b, c) = (
+        sorted_results(&one),
+        sorted_results(&two),
+        sorted_results(&pinned),
+    );
     assert_eq!(a.len(), 12);
     assert_eq!(
         a, b,
         "the same seeds must give the same results whatever --jobs is"
     );
     assert_eq!(
+        a, c,
+        "--affinity changes where matches run, not their results"
+    );
+    assert_eq!(
         read(&one.join("standings.json")),
         read(&two.join("standings.json"))
     );
+    assert_eq!(
+        read(&one.join("standings.json")),
+        read(&pinned.join("standings.json"))
+    );
+}
+
+/// The CPU lists the probe bots of a run wrote to their logs, one per bot process.
+fn probed_cpus(out: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    for dir in std::fs::read_dir(out.join("logs")).unwrap() {
+        for log in std::fs::read_dir(dir.unwrap().path()).unwrap() {
+            let text = read(&log.unwrap().path());
+            found.extend(
+                text.lines()
+                    .filter_map(|l| l.strip_prefix("cpus="))
+                    .map(String::from),
+            );
+        }
+    }
+    found
+}
+
+#[test]
+fn affinity_pins_each_job_slot_and_its_bots_to_one_cpu() {
+    let dir = tempfile::tempdir().unwrap();
+    let probe = python_bot("arena/tests/bots/affinity_probe.py");
+    let bots = [("probe-a", probe.clone()), ("probe-b", probe)];
+    let file = write(dir.path(), "rr.toml", &round_robin(5, 3, 2, &bots));
+    let pinned = dir.path().join("pinned");
+    tournament_ok(&file, &pinned, &["--jobs", "2", "--affinity"]);
+    let cpus = probed_cpus(&pinned);
+    assert_eq!(cpus.len(), 8, "4 matches of 2 bots: {cpus:?}");
+    for list in &cpus {
+        assert!(
+            !list.contains(','),
+            "a bot may run on more than one CPU: {list}"
+        );
+    }
+    // Without the option the bots inherit the arena's whole CPU set (the one this test runs
+    // with), so on a machine of two or more CPUs the check above can fail.
+    let ours = Command::new("python3")
+        .args(["-c", "import os; print(sorted(os.sched_getaffinity(0)))"])
+        .output()
+        .unwrap();
+    let ours = String::from_utf8(ours.stdout).unwrap().trim().to_string();
+    let free = dir.path().join("free");
+    tournament_ok(&file, &free, &["--jobs", "2"]);
+    let unpinned = probed_cpus(&free);
+    assert_eq!(unpinned.len(), 8);
+    for list in unpinned {
+        assert_eq!(list, ours);
+    }
 }
 
 #[test]

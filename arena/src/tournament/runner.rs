@@ -20,6 +20,7 @@ use crate::bot::BotSpec;
 use crate::bot_command::{self, SpecInput};
 use crate::referee::{Connection, MatchConfig, MatchError, MatchResult, SeatConfig, run_match};
 use crate::standings::{Sprt, SprtDecision};
+use crate::tournament::affinity;
 
 /// How to run.
 #[derive(Clone, Debug)]
@@ -30,6 +31,8 @@ pub struct RunOptions {
     pub shard: Option<(u64, u64)>,
     /// Show a progress bar (on a terminal) or plain progress lines.
     pub progress: bool,
+    /// Pin each job slot and its bots to one CPU (`--affinity`).
+    pub affinity: bool,
 }
 
 /// What a run did.
@@ -182,16 +185,19 @@ fn record(m: &ScheduledMatch, result: &MatchResult, out: &OutputDir) -> MatchRec
     }
 }
 
-/// Plays `matches` with at most `jobs` at once, appending each result as it finishes.
+/// Plays `matches` with at most `options.jobs` at once, appending each result as it finishes.
 async fn play_all(
     t: &Arc<Tournament>,
     matches: Vec<ScheduledMatch>,
     out: &mut OutputDir,
-    jobs: usize,
+    options: &RunOptions,
     progress: &Progress,
     cancel: &CancellationToken,
 ) -> anyhow::Result<(Vec<MatchRecord>, bool)> {
-    let semaphore = Arc::new(Semaphore::new(jobs.max(1)));
+    if options.affinity {
+        return play_pinned(t, matches, out, options.jobs, progress, cancel).await;
+    }
+    let semaphore = Arc::new(Semaphore::new(options.jobs.max(1)));
     let mut running = JoinSet::new();
     for m in matches {
         let config = match_config(t, &m, out);
@@ -208,27 +214,93 @@ async fn play_all(
             (m, result)
         });
     }
-    let mut finished = Vec::new();
-    let mut interrupted = false;
+    let mut results = Results::default();
     while let Some(joined) = running.join_next().await {
         let (m, result) = joined.context("a match task panicked")?;
+        if let Err(e) = results.add(m, result, out, progress) {
+            cancel.cancel();
+            running.shutdown().await;
+            return Err(e);
+        }
+    }
+    Ok((results.finished, results.interrupted))
+}
+
+/// As [`play_all`], on pinned job slots (`--affinity`, see [`affinity`]).
+async fn play_pinned(
+    t: &Arc<Tournament>,
+    matches: Vec<ScheduledMatch>,
+    out: &mut OutputDir,
+    jobs: usize,
+    progress: &Progress,
+    cancel: &CancellationToken,
+) -> anyhow::Result<(Vec<MatchRecord>, bool)> {
+    let queue = matches
+        .into_iter()
+        .map(|m| {
+            let config = match_config(t, &m, out);
+            let work = out.work_dir(m.index);
+            (m, config, work)
+        })
+        .collect();
+    let (mut played, slots) = affinity::start_slots(jobs, queue, cancel)
+        .context("cannot start the job slots' threads")?;
+    let mut results = Results::default();
+    let mut failure = None;
+    // Every slot sends until its queue is empty or, once cancelled, drained; the channel
+    // closes when all have stopped, so their bots are gone too.
+    while let Some((m, result)) = played.recv().await {
+        if failure.is_none()
+            && let Err(e) = results.add(m, result, out, progress)
+        {
+            cancel.cancel();
+            failure = Some(e);
+        }
+    }
+    let panicked =
+        tokio::task::spawn_blocking(move || slots.into_iter().any(|slot| slot.join().is_err()))
+            .await
+            .unwrap_or(true);
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    if panicked {
+        anyhow::bail!("a job slot's thread panicked");
+    }
+    Ok((results.finished, results.interrupted))
+}
+
+/// Finished matches in the order they end, each appended to the results file at once.
+#[derive(Default)]
+struct Results {
+    finished: Vec<MatchRecord>,
+    interrupted: bool,
+}
+
+impl Results {
+    /// Records one match; an error is a match the arena itself could not play.
+    fn add(
+        &mut self,
+        m: ScheduledMatch,
+        result: Result<MatchResult, MatchError>,
+        out: &mut OutputDir,
+        progress: &Progress,
+    ) -> anyhow::Result<()> {
         match result {
             Ok(result) => {
                 let rec = record(&m, &result, out);
                 out.append(&rec)
                     .with_context(|| format!("cannot append to {}", out.root.display()))?;
                 progress.finished(&rec);
-                finished.push(rec);
+                self.finished.push(rec);
             }
-            Err(MatchError::Cancelled) => interrupted = true,
+            Err(MatchError::Cancelled) => self.interrupted = true,
             Err(e) => {
-                cancel.cancel();
-                running.shutdown().await;
                 return Err(e).with_context(|| format!("match {} could not be played", m.index));
             }
         }
+        Ok(())
     }
-    Ok((finished, interrupted))
 }
 
 /// Runs (or resumes) a tournament into `options.out`.
@@ -288,7 +360,7 @@ pub async fn run(
                 .filter(|m| !all.contains_key(&m.index))
                 .collect();
             let (finished, interrupted) =
-                play_all(&t, matches, &mut out, options.jobs, &progress, cancel).await?;
+                play_all(&t, matches, &mut out, options, &progress, cancel).await?;
             summary.played += finished.len() as u64;
             all.extend(finished.into_iter().map(|r| (r.index, r)));
             if interrupted {
@@ -317,7 +389,7 @@ pub async fn run(
         matches.retain(|m| !all.contains_key(&m.index));
         let progress = Progress::new(options.progress, total, total - matches.len() as u64);
         let (finished, interrupted) =
-            play_all(&t, matches, &mut out, options.jobs, &progress, cancel).await?;
+            play_all(&t, matches, &mut out, options, &progress, cancel).await?;
         progress.done();
         summary.played = finished.len() as u64;
         summary.interrupted = interrupted;

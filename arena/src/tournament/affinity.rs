@@ -1,0 +1,108 @@
+//! `arena tournament --affinity`: one OS thread per job slot, pinned to one CPU, playing its
+//! matches on a current-thread runtime; the bots it starts inherit the pin.
+//!
+//! Why: a referee and its bots ping-pong a few microseconds at a time. Left to the scheduler,
+//! one match's processes hop between CPUs, and on a virtual machine every hop wakes an idle
+//! vCPU through the hypervisor (~25 us). With each slot's referee and bots on one CPU, every
+//! exchange is a plain context switch (BENCHMARKS.md, section 3). The cost: a bot can no
+//! longer use a second CPU (a multi-threaded bot shares its slot's CPU with its referee), so
+//! this is an option, as in fastchess (`-use-affinity`).
+
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use rustix::thread::{CpuSet, sched_getaffinity, sched_setaffinity};
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use super::schedule::ScheduledMatch;
+use crate::referee::{MatchConfig, MatchError, MatchResult, run_match};
+
+/// A match to play: what it is, how, and its working directory (removed afterwards).
+pub type Job = (ScheduledMatch, MatchConfig, PathBuf);
+
+/// A played (or cancelled) match.
+pub type Played = (ScheduledMatch, Result<MatchResult, MatchError>);
+
+/// The CPUs this process may run on, in order (all of them if the mask cannot be read).
+pub fn allowed_cpus() -> Vec<usize> {
+    match sched_getaffinity(None) {
+        Ok(set) => (0..CpuSet::MAX_CPU)
+            .filter(|&cpu| set.is_set(cpu))
+            .collect(),
+        Err(_) => (0..std::thread::available_parallelism().map_or(1, |n| n.get())).collect(),
+    }
+}
+
+/// Starts `slots` pinned threads that take `jobs` in order and send each result as it
+/// finishes. The channel closes when every slot has stopped (queue empty, or cancelled and
+/// drained: a cancelled job is sent back as `MatchError::Cancelled`). Join the handles after
+/// that to see whether a slot panicked.
+pub fn start_slots(
+    slots: usize,
+    jobs: Vec<Job>,
+    cancel: &CancellationToken,
+) -> std::io::Result<(
+    mpsc::UnboundedReceiver<Played>,
+    Vec<std::thread::JoinHandle<()>>,
+)> {
+    let cpus = allowed_cpus();
+    let queue = Arc::new(Mutex::new(VecDeque::from(jobs)));
+    let (sender, receiver) = mpsc::unbounded_channel();
+    let mut handles = Vec::new();
+    for slot in 0..slots.max(1) {
+        let cpu = cpus[slot % cpus.len()];
+        let queue = queue.clone();
+        let sender = sender.clone();
+        let cancel = cancel.clone();
+        let handle = std::thread::Builder::new()
+            .name(format!("arena-slot-{slot}"))
+            .spawn(move || run_slot(cpu, &queue, &sender, &cancel))?;
+        handles.push(handle);
+    }
+    Ok((receiver, handles))
+}
+
+fn run_slot(
+    cpu: usize,
+    queue: &Mutex<VecDeque<Job>>,
+    sender: &mpsc::UnboundedSender<Played>,
+    cancel: &CancellationToken,
+) {
+    let mut set = CpuSet::new();
+    set.set(cpu);
+    // Children inherit the affinity of the thread that forks them: the bots follow the pin.
+    if let Err(e) = sched_setaffinity(None, &set) {
+        tracing::warn!("cannot pin a job slot to CPU {cpu}: {e}");
+    }
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            tracing::error!("cannot start a job slot's runtime: {e}");
+            cancel.cancel();
+            return;
+        }
+    };
+    runtime.block_on(async {
+        loop {
+            let job = queue
+                .lock()
+                .expect("no slot panics holding the queue")
+                .pop_front();
+            let Some((m, config, work)) = job else { break };
+            let result = if cancel.is_cancelled() {
+                Err(MatchError::Cancelled)
+            } else {
+                run_match(&config, cancel).await
+            };
+            let _ = tokio::fs::remove_dir_all(&work).await;
+            if sender.send((m, result)).is_err() {
+                break;
+            }
+        }
+    });
+}
