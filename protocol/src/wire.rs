@@ -9,7 +9,7 @@
 //! BENCHMARKS.md). Every string written is a fixed ASCII name or a card, so nothing needs
 //! escaping. An event kind without a writer here falls back to serde.
 
-use rules::{Card, DecisionKind, EndReason, Event, LegalAction, PackReason, PlayerView};
+use rules::{Action, Card, DecisionKind, EndReason, Event, LegalAction, PackReason, PlayerView};
 use serde::Serialize;
 
 use crate::message::{ArenaMessage, Request};
@@ -325,6 +325,41 @@ impl Fields<'_> {
         self.key(key);
         write_cards(self.out, cards);
     }
+}
+
+/// Appends an action's fields as they appear inside an object, without braces:
+/// `"action":"bet","amount":4` (the flattened `Action` of an answer or a replay record).
+pub fn write_action_fields(out: &mut Vec<u8>, action: &Action) {
+    out.extend_from_slice(b"\"action\":\"");
+    match action {
+        Action::Pack => out.extend_from_slice(b"pack\""),
+        Action::See => out.extend_from_slice(b"see\""),
+        Action::Show => out.extend_from_slice(b"show\""),
+        Action::Sideshow => out.extend_from_slice(b"sideshow\""),
+        Action::Keep => out.extend_from_slice(b"keep\""),
+        Action::Accept => out.extend_from_slice(b"accept\""),
+        Action::Refuse => out.extend_from_slice(b"refuse\""),
+        Action::Bet { amount } => {
+            out.extend_from_slice(b"bet\",\"amount\":");
+            write_u64(out, *amount);
+        }
+        Action::Swap { card } => {
+            out.extend_from_slice(b"swap\",\"card\":");
+            write_card(out, *card);
+        }
+    }
+}
+
+/// Appends a decision kind's name in quotes.
+pub fn write_decision_kind(out: &mut Vec<u8>, kind: DecisionKind) {
+    out.push(b'"');
+    out.extend_from_slice(decision_kind(kind).as_bytes());
+    out.push(b'"');
+}
+
+/// Appends an unsigned integer as JSON writes it.
+pub fn write_number(out: &mut Vec<u8>, value: u64) {
+    write_u64(out, value);
 }
 
 fn write_legal(out: &mut Vec<u8>, legal: &LegalAction) {

@@ -7,7 +7,9 @@ use std::path::Path;
 
 use rules::Event;
 
-use super::record::Record;
+use protocol::wire;
+
+use super::record::{ActionSource, Record};
 
 pub struct ReplayWriter {
     out: Option<BufWriter<File>>,
@@ -39,6 +41,12 @@ impl ReplayWriter {
 
     pub fn write(&mut self, record: &Record) -> io::Result<()> {
         if let Some(out) = &mut self.out {
+            if let Record::Action { .. } = record {
+                // One per decision: written by hand, as serde would (tested below).
+                action_line(&mut self.line, record);
+                out.write_all(&self.line)?;
+                return Ok(());
+            }
             serde_json::to_writer(&mut *out, record)?;
             out.write_all(b"\n")?;
         }
@@ -66,6 +74,40 @@ impl ReplayWriter {
     }
 }
 
+/// Puts the line of a `Record::Action` (newline included) into `line`: the bytes serde writes
+/// for it, keys in declaration order with the action flattened.
+fn action_line(line: &mut Vec<u8>, record: &Record) {
+    let Record::Action {
+        hand,
+        seat,
+        kind,
+        action,
+        source,
+        elapsed_ms,
+    } = record
+    else {
+        unreachable!("only called for actions");
+    };
+    line.clear();
+    line.extend_from_slice(b"{\"type\":\"action\",\"hand\":");
+    wire::write_number(line, *hand);
+    line.extend_from_slice(b",\"seat\":");
+    wire::write_number(line, *seat as u64);
+    line.extend_from_slice(b",\"kind\":");
+    wire::write_decision_kind(line, *kind);
+    line.push(b',');
+    wire::write_action_fields(line, action);
+    line.extend_from_slice(match source {
+        ActionSource::Bot => b",\"source\":\"bot\"",
+        ActionSource::Arena => b",\"source\":\"arena\"",
+    });
+    if let Some(ms) = elapsed_ms {
+        line.extend_from_slice(b",\"elapsed_ms\":");
+        wire::write_number(line, *ms);
+    }
+    line.extend_from_slice(b"}\n");
+}
+
 /// Puts the replay line of `event` (newline included) into `line`. A replay's event line is
 /// the protocol's event message with the event whole, so the protocol's hand-written writer
 /// serves both (it writes what serde would, in declaration order).
@@ -82,6 +124,54 @@ mod tests {
     use rules::{Action, Hand, LegalAction, Settings, Variant};
 
     use super::*;
+
+    #[test]
+    fn action_lines_are_what_serde_writes() {
+        use rules::DecisionKind;
+        let card = "Td".parse().unwrap();
+        let actions = [
+            Action::Pack,
+            Action::See,
+            Action::Show,
+            Action::Sideshow,
+            Action::Keep,
+            Action::Accept,
+            Action::Refuse,
+            Action::Bet { amount: 0 },
+            Action::Bet { amount: 7 },
+            Action::Bet { amount: u64::MAX },
+            Action::Swap { card },
+        ];
+        let mut line = Vec::new();
+        let mut count = 0;
+        for (i, action) in actions.into_iter().enumerate() {
+            for kind in [
+                DecisionKind::Swap,
+                DecisionKind::Bet,
+                DecisionKind::SideshowReply,
+            ] {
+                for (source, elapsed_ms) in [
+                    (ActionSource::Bot, Some(0)),
+                    (ActionSource::Bot, Some(123_456)),
+                    (ActionSource::Arena, None),
+                ] {
+                    let record = Record::Action {
+                        hand: [0, 9, 1 << 40][i % 3],
+                        seat: i % 17,
+                        kind,
+                        action,
+                        source,
+                        elapsed_ms,
+                    };
+                    action_line(&mut line, &record);
+                    let expected = serde_json::to_string(&record).unwrap() + "\n";
+                    assert_eq!(String::from_utf8(line.clone()).unwrap(), expected);
+                    count += 1;
+                }
+            }
+        }
+        assert_eq!(count, 99);
+    }
 
     /// The record as the writer wrote it before `write_event`: the event through a `Value`.
     fn via_value(hand: u64, event: &Event) -> Record {
