@@ -1,11 +1,10 @@
 //! One bot seen through the protocol: handshake, buffered notifications, requests with
 //! deadlines and a time bank, and the translation of I/O trouble into faults.
 
+use std::pin::Pin;
 use std::time::Duration;
 
 use protocol::{Action, Answer, ArenaMessage, BotHello, Card, Event, FaultKind, Hello, Request};
-use std::pin::Pin;
-
 use tokio::time::{Instant, Sleep};
 
 use super::transcript::Transcript;
