@@ -1,12 +1,12 @@
 //! Tournaments: files, schedules, concurrent resumable and shardable runs, results.
 
-pub mod affinity;
 pub mod config;
 pub mod grading;
 pub mod output;
 pub mod results;
 pub mod runner;
 pub mod schedule;
+pub mod slots;
 
 pub use config::{ConfigError, Format, Tournament};
 pub use results::MatchRecord;

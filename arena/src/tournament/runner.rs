@@ -8,7 +8,6 @@ use std::time::Duration;
 
 use anyhow::Context;
 use protocol::{Hello, PROTOCOL_VERSION};
-use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
@@ -18,9 +17,9 @@ use super::results::MatchRecord;
 use super::schedule::{ScheduledMatch, schedule, sprt_block};
 use crate::bot::BotSpec;
 use crate::bot_command::{self, SpecInput};
-use crate::referee::{Connection, MatchConfig, MatchError, MatchResult, SeatConfig, run_match};
+use crate::referee::{Connection, MatchConfig, MatchError, MatchResult, SeatConfig};
 use crate::standings::{Sprt, SprtDecision};
-use crate::tournament::affinity;
+use crate::tournament::slots;
 
 /// How to run.
 #[derive(Clone, Debug)]
@@ -185,53 +184,13 @@ fn record(m: &ScheduledMatch, result: &MatchResult, out: &OutputDir) -> MatchRec
     }
 }
 
-/// Plays `matches` with at most `options.jobs` at once, appending each result as it finishes.
+/// Plays `matches` on `options.jobs` job slots (see [`slots`]), appending each result as it
+/// finishes.
 async fn play_all(
     t: &Arc<Tournament>,
     matches: Vec<ScheduledMatch>,
     out: &mut OutputDir,
     options: &RunOptions,
-    progress: &Progress,
-    cancel: &CancellationToken,
-) -> anyhow::Result<(Vec<MatchRecord>, bool)> {
-    if options.affinity {
-        return play_pinned(t, matches, out, options.jobs, progress, cancel).await;
-    }
-    let semaphore = Arc::new(Semaphore::new(options.jobs.max(1)));
-    let mut running = JoinSet::new();
-    for m in matches {
-        let config = match_config(t, &m, out);
-        let semaphore = semaphore.clone();
-        let cancel = cancel.clone();
-        let work = out.work_dir(m.index);
-        running.spawn(async move {
-            let _permit = semaphore.acquire_owned().await.expect("never closed");
-            if cancel.is_cancelled() {
-                return (m, Err(MatchError::Cancelled));
-            }
-            let result = run_match(&config, &cancel).await;
-            let _ = tokio::fs::remove_dir_all(&work).await;
-            (m, result)
-        });
-    }
-    let mut results = Results::default();
-    while let Some(joined) = running.join_next().await {
-        let (m, result) = joined.context("a match task panicked")?;
-        if let Err(e) = results.add(m, result, out, progress) {
-            cancel.cancel();
-            running.shutdown().await;
-            return Err(e);
-        }
-    }
-    Ok((results.finished, results.interrupted))
-}
-
-/// As [`play_all`], on pinned job slots (`--affinity`, see [`affinity`]).
-async fn play_pinned(
-    t: &Arc<Tournament>,
-    matches: Vec<ScheduledMatch>,
-    out: &mut OutputDir,
-    jobs: usize,
     progress: &Progress,
     cancel: &CancellationToken,
 ) -> anyhow::Result<(Vec<MatchRecord>, bool)> {
@@ -243,11 +202,11 @@ async fn play_pinned(
             (m, config, work)
         })
         .collect();
-    let (mut played, slots) = affinity::start_slots(jobs, queue, cancel)
+    let (mut played, threads) = slots::start_slots(options.jobs, queue, options.affinity, cancel)
         .context("cannot start the job slots' threads")?;
     let mut results = Results::default();
     let mut failure = None;
-    // Every slot sends until its queue is empty or, once cancelled, drained; the channel
+    // Every slot sends until the queue is empty or, once cancelled, drained; the channel
     // closes when all have stopped, so their bots are gone too.
     while let Some((m, result)) = played.recv().await {
         if failure.is_none()
@@ -257,10 +216,11 @@ async fn play_pinned(
             failure = Some(e);
         }
     }
-    let panicked =
-        tokio::task::spawn_blocking(move || slots.into_iter().any(|slot| slot.join().is_err()))
-            .await
-            .unwrap_or(true);
+    let panicked = tokio::task::spawn_blocking(move || {
+        threads.into_iter().any(|thread| thread.join().is_err())
+    })
+    .await
+    .unwrap_or(true);
     if let Some(e) = failure {
         return Err(e);
     }

@@ -1,12 +1,17 @@
-//! `arena tournament --affinity`: one OS thread per job slot, pinned to one CPU, playing its
-//! matches on a current-thread runtime; the bots it starts inherit the pin.
+//! Job slots: `--jobs N` threads, each playing matches one after another on its own
+//! current-thread runtime, taking them from one queue in schedule order.
 //!
-//! Why: a referee and its bots ping-pong a few microseconds at a time. Left to the scheduler,
-//! one match's processes hop between CPUs, and on a virtual machine every hop wakes an idle
-//! vCPU through the hypervisor (~25 us). With each slot's referee and bots on one CPU, every
-//! exchange is a plain context switch (BENCHMARKS.md, section 3). The cost: a bot can no
-//! longer use a second CPU (a multi-threaded bot shares its slot's CPU with its referee), so
-//! this is an option, as in fastchess (`-use-affinity`).
+//! Why threads and not tasks on the multi-thread runtime: a match is one referee task and
+//! bots that answer in microseconds. On one thread with its own runtime, a bot's answer wakes
+//! exactly that thread, with no work stealing or cross-thread notification; on this project's
+//! 2-vCPU machine that played light-bot tournaments ~20 % faster at `--jobs 2`.
+//!
+//! `--affinity` also pins each slot to one CPU, and the bots it starts inherit the pin. Left
+//! to the scheduler, one match's processes hop between CPUs, and on a virtual machine every
+//! hop wakes an idle vCPU through the hypervisor (~25 us); pinned, every exchange is a plain
+//! context switch (BENCHMARKS.md, section 3). The cost: a bot can no longer use a second CPU
+//! (a multi-threaded bot shares its slot's CPU with its referee), so this is an option, as in
+//! fastchess (`-use-affinity`).
 
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -35,13 +40,14 @@ pub fn allowed_cpus() -> Vec<usize> {
     }
 }
 
-/// Starts `slots` pinned threads that take `jobs` in order and send each result as it
-/// finishes. The channel closes when every slot has stopped (queue empty, or cancelled and
+/// Starts `slots` threads (each pinned to one CPU if `pin`) that take `jobs` in order and
+/// send each result as it finishes. The channel closes when every slot has stopped (queue empty, or cancelled and
 /// drained: a cancelled job is sent back as `MatchError::Cancelled`). Join the handles after
 /// that to see whether a slot panicked.
 pub fn start_slots(
     slots: usize,
     jobs: Vec<Job>,
+    pin: bool,
     cancel: &CancellationToken,
 ) -> std::io::Result<(
     mpsc::UnboundedReceiver<Played>,
@@ -52,7 +58,7 @@ pub fn start_slots(
     let (sender, receiver) = mpsc::unbounded_channel();
     let mut handles = Vec::new();
     for slot in 0..slots.max(1) {
-        let cpu = cpus[slot % cpus.len()];
+        let cpu = pin.then(|| cpus[slot % cpus.len()]);
         let queue = queue.clone();
         let sender = sender.clone();
         let cancel = cancel.clone();
@@ -65,16 +71,18 @@ pub fn start_slots(
 }
 
 fn run_slot(
-    cpu: usize,
+    cpu: Option<usize>,
     queue: &Mutex<VecDeque<Job>>,
     sender: &mpsc::UnboundedSender<Played>,
     cancel: &CancellationToken,
 ) {
-    let mut set = CpuSet::new();
-    set.set(cpu);
-    // Children inherit the affinity of the thread that forks them: the bots follow the pin.
-    if let Err(e) = sched_setaffinity(None, &set) {
-        tracing::warn!("cannot pin a job slot to CPU {cpu}: {e}");
+    if let Some(cpu) = cpu {
+        let mut set = CpuSet::new();
+        set.set(cpu);
+        // Children inherit the affinity of the thread that forks them: the bots follow the pin.
+        if let Err(e) = sched_setaffinity(None, &set) {
+            tracing::warn!("cannot pin a job slot to CPU {cpu}: {e}");
+        }
     }
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
