@@ -5,9 +5,10 @@
 //! [`ArenaMessage::Event`] (same keys, same order, same numbers), which the tests check over
 //! thousands of random hands of every variant. They exist because serde's generic path cost
 //! most of the arena's own time per decision: it escapes every key and writes each token
-//! separately, ~7,000 instructions for a two-seat request against a few hundred here (see
+//! separately, ~7,000 instructions for a two-seat request against ~1,300 here (see
 //! BENCHMARKS.md). Every string written is a fixed ASCII name or a card, so nothing needs
-//! escaping. An event kind without a writer here falls back to serde.
+//! escaping. An event kind without a writer here (`revealed`, at most once a hand) falls back
+//! to serde. The replay writer uses the event and action writers too.
 
 use rules::{Action, Card, DecisionKind, EndReason, Event, LegalAction, PackReason, PlayerView};
 use serde::Serialize;
