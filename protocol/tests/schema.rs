@@ -1494,28 +1494,6 @@ impl Lcg {
     }
 }
 
-fn concrete(legal: &LegalAction, rng: &mut Lcg) -> Action {
-    match legal {
-        LegalAction::Pack => Action::Pack,
-        LegalAction::See => Action::See,
-        LegalAction::Bet {
-            min,
-            max,
-            multiple_of,
-        } => Action::Bet {
-            amount: min + rng.below((max - min) / multiple_of + 1) * multiple_of,
-        },
-        LegalAction::Show { .. } => Action::Show,
-        LegalAction::Sideshow { .. } => Action::Sideshow,
-        LegalAction::Swap { cards, .. } => Action::Swap {
-            card: cards[rng.below(3) as usize],
-        },
-        LegalAction::Keep => Action::Keep,
-        LegalAction::Accept => Action::Accept,
-        LegalAction::Refuse => Action::Refuse,
-    }
-}
-
 /// Hands played by the rules engine, with random legal actions: every event as each seat sees
 /// it, every request as the arena builds it, and every answer validate.
 #[test]
@@ -1568,10 +1546,8 @@ fn engine_hands_validate_as_every_seat_sees_them() {
                 };
                 let value = serde_json::to_value(ArenaMessage::Request(request)).unwrap();
                 assert_valid(&arena, &value, "an engine request");
-                let action = concrete(
-                    &view.legal[rng.below(view.legal.len() as u64) as usize],
-                    &mut rng,
-                );
+                let entry = &view.legal[rng.below(view.legal.len() as u64) as usize];
+                let action = entry.instance(|n| rng.below(n));
                 let answer = serde_json::to_value(Answer { id, action }).unwrap();
                 assert_valid(&bot, &answer, "an answer");
                 events = hand

@@ -56,25 +56,7 @@ fn random_action(rng: &mut Rng, legal: &[LegalAction]) -> Action {
     if matches!(entry, LegalAction::Pack | LegalAction::Show { .. }) && rng.below(4) != 0 {
         entry = &legal[rng.below(legal.len() as u64) as usize];
     }
-    match entry {
-        LegalAction::Pack => Action::Pack,
-        LegalAction::See => Action::See,
-        LegalAction::Bet {
-            min,
-            max,
-            multiple_of,
-        } => Action::Bet {
-            amount: min + multiple_of * rng.below((max - min) / multiple_of + 1),
-        },
-        LegalAction::Show { .. } => Action::Show,
-        LegalAction::Sideshow { .. } => Action::Sideshow,
-        LegalAction::Swap { cards, .. } => Action::Swap {
-            card: cards[rng.below(3) as usize],
-        },
-        LegalAction::Keep => Action::Keep,
-        LegalAction::Accept => Action::Accept,
-        LegalAction::Refuse => Action::Refuse,
-    }
+    entry.instance(|n| rng.below(n))
 }
 
 /// Every event (whole, and as each seat and an outsider see it) and every request of

@@ -102,6 +102,36 @@ impl LegalAction {
         }
     }
 
+    /// One action this entry allows. Where it allows several (a bet's amounts, a swap's
+    /// cards), `pick(n)` chooses which: it gets the number of choices and returns an index
+    /// below it (a random one for random play, `0` for the smallest bet or the first card).
+    pub fn instance(&self, mut pick: impl FnMut(u64) -> u64) -> Action {
+        match self {
+            LegalAction::Pack => Action::Pack,
+            LegalAction::See => Action::See,
+            LegalAction::Bet {
+                min,
+                max,
+                multiple_of,
+            } => {
+                let choices = (max - min) / multiple_of + 1;
+                let k = pick(choices);
+                debug_assert!(k < choices, "pick({choices}) returned {k}");
+                Action::Bet {
+                    amount: min + multiple_of * k.min(choices - 1),
+                }
+            }
+            LegalAction::Show { .. } => Action::Show,
+            LegalAction::Sideshow { .. } => Action::Sideshow,
+            LegalAction::Swap { cards, .. } => Action::Swap {
+                card: cards[pick(3).min(2) as usize],
+            },
+            LegalAction::Keep => Action::Keep,
+            LegalAction::Accept => Action::Accept,
+            LegalAction::Refuse => Action::Refuse,
+        }
+    }
+
     /// The action's name on the wire.
     pub fn name(&self) -> &'static str {
         match self {
@@ -148,4 +178,52 @@ pub enum Illegal {
         kind: DecisionKind,
         reason: String,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn instance_picks_among_the_allowed_actions() {
+        let bet = LegalAction::Bet {
+            min: 4,
+            max: 10,
+            multiple_of: 2,
+        };
+        let amounts: Vec<Action> = (0..4).map(|k| bet.instance(|_| k)).collect();
+        let expected: Vec<Action> = [4, 6, 8, 10].map(|amount| Action::Bet { amount }).into();
+        assert_eq!(amounts, expected);
+        let mut offered = 0;
+        bet.instance(|n| {
+            offered = n;
+            0
+        });
+        assert_eq!(offered, 4, "a bet offers each multiple in its bounds");
+        let cards = ["As", "Td", "2c"].map(|c| c.parse().unwrap());
+        let swap = LegalAction::Swap { cards, cost: 0 };
+        for k in 0..3 {
+            assert_eq!(
+                swap.instance(|_| k),
+                Action::Swap {
+                    card: cards[k as usize]
+                }
+            );
+        }
+        for entry in [
+            LegalAction::Pack,
+            LegalAction::See,
+            LegalAction::Show { cost: 2 },
+            LegalAction::Sideshow { cost: 2, target: 1 },
+            LegalAction::Keep,
+            LegalAction::Accept,
+            LegalAction::Refuse,
+            bet,
+            swap,
+        ] {
+            let action = entry.instance(|n| n - 1);
+            assert!(entry.allows(&action), "{entry:?} -> {action:?}");
+            assert_eq!(entry.name(), action.name());
+        }
+    }
 }

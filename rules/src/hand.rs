@@ -1000,26 +1000,8 @@ mod tests {
     /// An action of a legal entry: for a bet its minimum, middle or maximum, for a swap the
     /// k-th card.
     fn concrete(entry: &LegalAction, k: usize) -> Action {
-        match *entry {
-            LegalAction::Pack => Action::Pack,
-            LegalAction::See => Action::See,
-            LegalAction::Bet {
-                min,
-                max,
-                multiple_of,
-            } => {
-                let steps = (max - min) / multiple_of;
-                Action::Bet {
-                    amount: min + multiple_of * (steps * k as u64 / 2),
-                }
-            }
-            LegalAction::Show { .. } => Action::Show,
-            LegalAction::Sideshow { .. } => Action::Sideshow,
-            LegalAction::Swap { cards, .. } => Action::Swap { card: cards[k] },
-            LegalAction::Keep => Action::Keep,
-            LegalAction::Accept => Action::Accept,
-            LegalAction::Refuse => Action::Refuse,
-        }
+        // Of n choices, index 0, the middle or n - 1; a swap has 3, so that is the k-th card.
+        entry.instance(|n| (n - 1) * k as u64 / 2)
     }
 
     #[test]

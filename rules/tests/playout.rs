@@ -90,29 +90,7 @@ fn random_action(rng: &mut Rng, legal: &[LegalAction]) -> Action {
     } else {
         common[rng.below(common.len() as u64) as usize]
     };
-    instance(rng, entry)
-}
-
-fn instance(rng: &mut Rng, entry: &LegalAction) -> Action {
-    match entry {
-        LegalAction::Pack => Action::Pack,
-        LegalAction::See => Action::See,
-        LegalAction::Bet {
-            min,
-            max,
-            multiple_of,
-        } => Action::Bet {
-            amount: min + multiple_of * rng.below((max - min) / multiple_of + 1),
-        },
-        LegalAction::Show { .. } => Action::Show,
-        LegalAction::Sideshow { .. } => Action::Sideshow,
-        LegalAction::Swap { cards, .. } => Action::Swap {
-            card: cards[rng.below(3) as usize],
-        },
-        LegalAction::Keep => Action::Keep,
-        LegalAction::Accept => Action::Accept,
-        LegalAction::Refuse => Action::Refuse,
-    }
+    entry.instance(|n| rng.below(n))
 }
 
 // ----- the model: the rules notes, written out independently ------------------------------------
@@ -1023,7 +1001,7 @@ proptest! {
                     let legal = hand.legal();
                     let entry = &legal[usize::from(kind) % legal.len()];
                     let mut r = Rng::new(amount);
-                    (d.seat, instance(&mut r, entry))
+                    (d.seat, entry.instance(|n| r.below(n)))
                 }
                 _ => (seat, arbitrary_action(kind, amount, card)),
             };

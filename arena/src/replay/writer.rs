@@ -121,7 +121,7 @@ fn event_line(line: &mut Vec<u8>, hand: u64, event: &Event) {
 mod tests {
     use std::collections::BTreeSet;
 
-    use rules::{Action, Hand, LegalAction, Settings, Variant};
+    use rules::{Action, Hand, Settings, Variant};
 
     use super::*;
 
@@ -194,28 +194,6 @@ mod tests {
         }
     }
 
-    fn concrete(legal: &LegalAction, rng: &mut Lcg) -> Action {
-        match legal {
-            LegalAction::Pack => Action::Pack,
-            LegalAction::See => Action::See,
-            LegalAction::Bet {
-                min,
-                max,
-                multiple_of,
-            } => Action::Bet {
-                amount: min + rng.below((max - min) / multiple_of + 1) * multiple_of,
-            },
-            LegalAction::Show { .. } => Action::Show,
-            LegalAction::Sideshow { .. } => Action::Sideshow,
-            LegalAction::Swap { cards, .. } => Action::Swap {
-                card: cards[rng.below(3) as usize],
-            },
-            LegalAction::Keep => Action::Keep,
-            LegalAction::Accept => Action::Accept,
-            LegalAction::Refuse => Action::Refuse,
-        }
-    }
-
     /// Seeded hands of every variant played with random legal actions: every event, whole.
     fn sample_events() -> Vec<(u64, Event)> {
         let mut rng = Lcg(7);
@@ -235,7 +213,8 @@ mod tests {
                     all.extend(events.drain(..).map(|e| (hand_index, e)));
                     let Some(decision) = hand.to_act() else { break };
                     let legal = hand.legal();
-                    let action = concrete(&legal[rng.below(legal.len() as u64) as usize], &mut rng);
+                    let entry = &legal[rng.below(legal.len() as u64) as usize];
+                    let action = entry.instance(|n| rng.below(n));
                     events = hand.apply(decision.seat, action).expect("legal");
                 }
             }
