@@ -8,13 +8,13 @@ use std::io::{BufRead, Write};
 use std::time::Duration;
 
 use protocol::{
-    Action, ArenaMessage, DecisionKind, Hello, LegalAction, MatchEnd, PROTOCOL_VERSION, Settings,
-    TimeLimits,
+    Action, ArenaMessage, DecisionKind, Hello, LegalAction, MatchEnd, PROTOCOL_VERSION, Request,
+    Settings, TimeLimits,
 };
 use rules::{Card, Event, Hand};
 
 use crate::bot::BotSpec;
-use crate::referee::{Connection, build_request, fallback};
+use crate::referee::{Connection, fallback};
 use crate::replay::{describe_event, describe_value};
 
 /// The person's side of the table: where input comes from and output goes.
@@ -217,7 +217,7 @@ pub async fn play<R: BufRead, W: Write>(
                     }
                 }
             } else {
-                let request = build_request(
+                let request = Request::from_hand(
                     &hand,
                     h,
                     decision.kind,

@@ -7,12 +7,10 @@
 mod connection;
 mod match_config;
 mod match_runner;
-mod request;
 mod result;
 mod transcript;
 
 pub use connection::{Asked, Connection, SeatFault};
 pub use match_config::{MatchConfig, SeatConfig, bot_seed, hello_seed};
 pub use match_runner::{MatchError, fallback, run_match};
-pub use request::build_request;
 pub use result::{MatchResult, SeatResult};

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use rules::{Action, Card, DecisionKind, Event, LegalAction, PlayerView, Settings, Variant};
+use rules::{Action, Card, DecisionKind, Event, Hand, LegalAction, PlayerView, Settings, Variant};
 
 use crate::fault::FaultKind;
 
@@ -66,6 +66,37 @@ pub struct Request {
     /// Time for this decision, and what is left of your bank.
     pub time_ms: u64,
     pub bank_ms: u64,
+}
+
+impl Request {
+    /// The request for `seat`'s decision of `kind` in `hand` (the match's hand number
+    /// `hand_index`), from `Hand::view(seat)`: nothing that seat may not know.
+    pub fn from_hand(
+        hand: &Hand,
+        hand_index: u64,
+        kind: DecisionKind,
+        seat: usize,
+        id: u64,
+        time_ms: u64,
+        bank_ms: u64,
+    ) -> Request {
+        let view = hand.view(seat);
+        Request {
+            id,
+            hand: hand_index,
+            kind,
+            legal: view.legal,
+            pot: view.pot,
+            stake: view.stake,
+            dealer: view.dealer,
+            sideshow_from: hand.sideshow_asker(),
+            cards: view.cards,
+            players: view.players,
+            known: view.known,
+            time_ms,
+            bank_ms,
+        }
+    }
 }
 
 /// The arena tells a bot what it did wrong and what it did in its place.

@@ -1527,26 +1527,20 @@ fn engine_hands_validate_as_every_seat_sees_them() {
                     }
                 }
                 let Some(decision) = hand.to_act() else { break };
-                let view = hand.view(decision.seat);
                 id += 1;
-                let request = Request {
+                let request = Request::from_hand(
+                    &hand,
+                    hand_index,
+                    decision.kind,
+                    decision.seat,
                     id,
-                    hand: hand_index,
-                    kind: decision.kind,
-                    legal: view.legal.clone(),
-                    pot: view.pot,
-                    stake: view.stake,
-                    dealer: view.dealer,
-                    sideshow_from: hand.sideshow_asker(),
-                    cards: view.cards,
-                    players: view.players,
-                    known: view.known,
-                    time_ms: 1000,
-                    bank_ms: 10000,
-                };
+                    1000,
+                    10000,
+                );
+                let legal = request.legal.clone();
                 let value = serde_json::to_value(ArenaMessage::Request(request)).unwrap();
                 assert_valid(&arena, &value, "an engine request");
-                let entry = &view.legal[rng.below(view.legal.len() as u64) as usize];
+                let entry = &legal[rng.below(legal.len() as u64) as usize];
                 let action = entry.instance(|n| rng.below(n));
                 let answer = serde_json::to_value(Answer { id, action }).unwrap();
                 assert_valid(&bot, &answer, "an answer");

@@ -86,29 +86,22 @@ fn play_and_compare(variant: Variant, seats: usize, hands: u64) -> (u64, u64) {
                 events_checked += 1;
             }
             let Some(decision) = hand.to_act() else { break };
-            let view = hand.view(decision.seat);
             id += 1;
-            let request = Request {
+            let request = Request::from_hand(
+                &hand,
+                hand_index,
+                decision.kind,
+                decision.seat,
                 id,
-                hand: hand_index,
-                kind: decision.kind,
-                legal: view.legal.clone(),
-                pot: view.pot,
-                stake: view.stake,
-                dealer: view.dealer,
-                sideshow_from: hand.sideshow_asker(),
-                cards: view.cards,
-                players: view.players,
-                known: view.known,
-                time_ms: rng.below(100_000),
-                bank_ms: rng.below(1 << 40),
-            };
+                rng.below(100_000),
+                rng.below(1 << 40),
+            );
             assert_eq!(
                 fast_request(&request),
                 serde_line(&ArenaMessage::Request(request.clone()))
             );
             requests_checked += 1;
-            let action = random_action(&mut rng, &view.legal);
+            let action = random_action(&mut rng, &request.legal);
             events = hand.apply(decision.seat, action).unwrap();
         }
     }

@@ -5,13 +5,13 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use protocol::{
-    ArenaMessage, DecisionKind, FaultKind, Hello, MatchEnd, PROTOCOL_VERSION, TimeLimits,
+    ArenaMessage, DecisionKind, FaultKind, Hello, MatchEnd, PROTOCOL_VERSION, Request, TimeLimits,
 };
 use rules::LegalAction;
 
 use super::scenarios::Scenario;
 use crate::bot::BotSpec;
-use crate::referee::{Connection, build_request, fallback};
+use crate::referee::{Connection, fallback};
 
 /// How a check ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -151,7 +151,7 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
         while let Some(decision) = hand.to_act() {
             let seat = decision.seat;
             let events = if seat == scenario.bot_seat {
-                let request = build_request(
+                let request = Request::from_hand(
                     &hand,
                     index as u64,
                     decision.kind,

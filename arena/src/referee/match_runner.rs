@@ -12,7 +12,6 @@ use tokio_util::task::AbortOnDropHandle;
 
 use super::connection::{Connection, SeatFault};
 use super::match_config::{MatchConfig, SeatConfig, hello_seed};
-use super::request::build_request;
 use super::result::{MatchResult, SeatResult};
 use crate::bot::SpawnError;
 use crate::replay::{ActionSource, BotRecord, BotStatus, Header, Record, ReplayWriter};
@@ -334,7 +333,7 @@ impl<'a> Referee<'a> {
             .connection
             .as_ref()
             .expect("asked seats have a bot");
-        build_request(
+        Request::from_hand(
             hand,
             hand_index,
             kind,
