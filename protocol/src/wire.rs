@@ -30,43 +30,28 @@ pub fn write_request(out: &mut Vec<u8>, r: &Request) {
     // Room for the whole line up front (a guess on the generous side), so the writes below
     // do not grow the buffer one by one.
     out.reserve(200 + 80 * r.players.len() + 70 * r.legal.len() + 30 * r.known.len());
-    out.extend_from_slice(b"{\"type\":\"request\",\"id\":");
-    write_u64(out, r.id);
-    out.extend_from_slice(b",\"hand\":");
-    write_u64(out, r.hand);
-    out.extend_from_slice(b",\"kind\":\"");
-    out.extend_from_slice(decision_kind(r.kind).as_bytes());
-    out.extend_from_slice(b"\",\"legal\":[");
-    for (i, legal) in r.legal.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        write_legal(out, legal);
-    }
-    out.extend_from_slice(b"],\"pot\":");
-    write_u64(out, r.pot);
-    out.extend_from_slice(b",\"stake\":");
-    write_u64(out, r.stake);
-    out.extend_from_slice(b",\"dealer\":");
-    write_u64(out, r.dealer as u64);
+    let mut o = Members::start(out, b"{\"type\":\"request\"");
+    o.u64(key!("id"), r.id);
+    o.u64(key!("hand"), r.hand);
+    o.str(key!("kind"), decision_kind(r.kind));
+    o.key(key!("legal"));
+    write_list(o.out, &r.legal, write_legal);
+    o.u64(key!("pot"), r.pot);
+    o.u64(key!("stake"), r.stake);
+    o.u64(key!("dealer"), r.dealer as u64);
     if let Some(from) = r.sideshow_from {
-        out.extend_from_slice(b",\"sideshow_from\":");
-        write_u64(out, from as u64);
+        o.u64(key!("sideshow_from"), from as u64);
     }
     if let Some(cards) = &r.cards {
-        out.extend_from_slice(b",\"cards\":");
-        write_cards(out, cards);
+        o.cards(key!("cards"), cards);
     }
-    out.extend_from_slice(b",\"players\":[");
-    for (i, player) in r.players.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        write_player(out, player);
-    }
-    out.push(b']');
+    o.key(key!("players"));
+    write_list(o.out, &r.players, write_player);
     if !r.known.is_empty() {
-        out.extend_from_slice(b",\"known\":{");
+        o.key(key!("known"));
+        // Seat numbers are the keys: JSON object keys are strings.
+        let out = &mut *o.out;
+        out.push(b'{');
         for (i, (seat, cards)) in r.known.iter().enumerate() {
             if i > 0 {
                 out.push(b',');
@@ -78,11 +63,9 @@ pub fn write_request(out: &mut Vec<u8>, r: &Request) {
         }
         out.push(b'}');
     }
-    out.extend_from_slice(b",\"time_ms\":");
-    write_u64(out, r.time_ms);
-    out.extend_from_slice(b",\"bank_ms\":");
-    write_u64(out, r.bank_ms);
-    out.push(b'}');
+    o.u64(key!("time_ms"), r.time_ms);
+    o.u64(key!("bank_ms"), r.bank_ms);
+    o.close();
 }
 
 /// Appends `{"type":"event","hand":N,"event":...}` for `event` (no newline).
@@ -105,10 +88,8 @@ pub fn write_event(out: &mut Vec<u8>, hand: u64, event: &Event) {
         serde_json::to_writer(out, &line).expect("events always serialize");
         return;
     }
-    out.extend_from_slice(b"{\"type\":\"event\",\"hand\":");
-    write_u64(out, hand);
-    out.extend_from_slice(b",\"event\":\"");
-    let mut fields = Fields { out };
+    let mut o = Members::start(out, b"{\"type\":\"event\"");
+    o.u64(key!("hand"), hand);
     match event {
         Event::HandStarted {
             dealer,
@@ -117,47 +98,40 @@ pub fn write_event(out: &mut Vec<u8>, hand: u64, event: &Event) {
             pot,
             stake,
         } => {
-            fields.name("hand_started");
-            fields.u64("dealer", *dealer as u64);
-            fields.u64("seats", *seats as u64);
-            fields.u64("boot", *boot);
-            fields.u64("pot", *pot);
-            fields.u64("stake", *stake);
+            o.str(key!("event"), "hand_started");
+            o.u64(key!("dealer"), *dealer as u64);
+            o.u64(key!("seats"), *seats as u64);
+            o.u64(key!("boot"), *boot);
+            o.u64(key!("pot"), *pot);
+            o.u64(key!("stake"), *stake);
         }
         Event::Dealt {
             seat,
             redeal,
             cards,
         } => {
-            fields.name("dealt");
-            fields.u64("seat", *seat as u64);
-            fields.u64("redeal", u64::from(*redeal));
+            o.str(key!("event"), "dealt");
+            o.u64(key!("seat"), *seat as u64);
+            o.u64(key!("redeal"), u64::from(*redeal));
             if let Some(cards) = cards {
-                fields.cards("cards", cards);
+                o.cards(key!("cards"), cards);
             }
         }
         Event::Dead { seats } => {
-            fields.name("dead");
-            fields.key("seats");
-            fields.out.push(b'[');
-            for (i, seat) in seats.iter().enumerate() {
-                if i > 0 {
-                    fields.out.push(b',');
-                }
-                write_u64(fields.out, *seat as u64);
-            }
-            fields.out.push(b']');
+            o.str(key!("event"), "dead");
+            o.key(key!("seats"));
+            write_list(o.out, seats, |out, seat| write_u64(out, *seat as u64));
         }
         Event::Redeal { redeal, pot } => {
-            fields.name("redeal");
-            fields.u64("redeal", u64::from(*redeal));
-            fields.u64("pot", *pot);
+            o.str(key!("event"), "redeal");
+            o.u64(key!("redeal"), u64::from(*redeal));
+            o.u64(key!("pot"), *pot);
         }
         Event::Saw { seat, cards } => {
-            fields.name("saw");
-            fields.u64("seat", *seat as u64);
+            o.str(key!("event"), "saw");
+            o.u64(key!("seat"), *seat as u64);
             if let Some(cards) = cards {
-                fields.cards("cards", cards);
+                o.cards(key!("cards"), cards);
             }
         }
         Event::Swapped {
@@ -166,19 +140,19 @@ pub fn write_event(out: &mut Vec<u8>, hand: u64, event: &Event) {
             discarded,
             drawn,
         } => {
-            fields.name("swapped");
-            fields.u64("seat", *seat as u64);
-            fields.u64("cost", *cost);
+            o.str(key!("event"), "swapped");
+            o.u64(key!("seat"), *seat as u64);
+            o.u64(key!("cost"), *cost);
             if let Some(card) = discarded {
-                fields.card("discarded", *card);
+                o.card(key!("discarded"), *card);
             }
             if let Some(card) = drawn {
-                fields.card("drawn", *card);
+                o.card(key!("drawn"), *card);
             }
         }
         Event::Kept { seat } => {
-            fields.name("kept");
-            fields.u64("seat", *seat as u64);
+            o.str(key!("event"), "kept");
+            o.u64(key!("seat"), *seat as u64);
         }
         Event::Bet {
             seat,
@@ -187,20 +161,17 @@ pub fn write_event(out: &mut Vec<u8>, hand: u64, event: &Event) {
             stake,
             pot,
         } => {
-            fields.name("bet");
-            fields.u64("seat", *seat as u64);
-            fields.u64("amount", *amount);
-            fields.key("blind");
-            fields
-                .out
-                .extend_from_slice(if *blind { b"true" } else { b"false" });
-            fields.u64("stake", *stake);
-            fields.u64("pot", *pot);
+            o.str(key!("event"), "bet");
+            o.u64(key!("seat"), *seat as u64);
+            o.u64(key!("amount"), *amount);
+            o.bool(key!("blind"), *blind);
+            o.u64(key!("stake"), *stake);
+            o.u64(key!("pot"), *pot);
         }
         Event::Packed { seat, reason } => {
-            fields.name("packed");
-            fields.u64("seat", *seat as u64);
-            fields.str("reason", pack_reason(*reason));
+            o.str(key!("event"), "packed");
+            o.u64(key!("seat"), *seat as u64);
+            o.str(key!("reason"), pack_reason(*reason));
         }
         Event::ShowAsked {
             seat,
@@ -208,11 +179,11 @@ pub fn write_event(out: &mut Vec<u8>, hand: u64, event: &Event) {
             cost,
             pot,
         } => {
-            fields.name("show_asked");
-            fields.u64("seat", *seat as u64);
-            fields.u64("against", *against as u64);
-            fields.u64("cost", *cost);
-            fields.u64("pot", *pot);
+            o.str(key!("event"), "show_asked");
+            o.u64(key!("seat"), *seat as u64);
+            o.u64(key!("against"), *against as u64);
+            o.u64(key!("cost"), *cost);
+            o.u64(key!("pot"), *pot);
         }
         Event::SideshowAsked {
             seat,
@@ -220,16 +191,16 @@ pub fn write_event(out: &mut Vec<u8>, hand: u64, event: &Event) {
             cost,
             pot,
         } => {
-            fields.name("sideshow_asked");
-            fields.u64("seat", *seat as u64);
-            fields.u64("target", *target as u64);
-            fields.u64("cost", *cost);
-            fields.u64("pot", *pot);
+            o.str(key!("event"), "sideshow_asked");
+            o.u64(key!("seat"), *seat as u64);
+            o.u64(key!("target"), *target as u64);
+            o.u64(key!("cost"), *cost);
+            o.u64(key!("pot"), *pot);
         }
         Event::SideshowRefused { seat, target } => {
-            fields.name("sideshow_refused");
-            fields.u64("seat", *seat as u64);
-            fields.u64("target", *target as u64);
+            o.str(key!("event"), "sideshow_refused");
+            o.u64(key!("seat"), *seat as u64);
+            o.u64(key!("target"), *target as u64);
         }
         Event::SideshowCompared {
             seat,
@@ -238,15 +209,15 @@ pub fn write_event(out: &mut Vec<u8>, hand: u64, event: &Event) {
             seat_cards,
             target_cards,
         } => {
-            fields.name("sideshow_compared");
-            fields.u64("seat", *seat as u64);
-            fields.u64("target", *target as u64);
-            fields.u64("loser", *loser as u64);
+            o.str(key!("event"), "sideshow_compared");
+            o.u64(key!("seat"), *seat as u64);
+            o.u64(key!("target"), *target as u64);
+            o.u64(key!("loser"), *loser as u64);
             if let Some(cards) = seat_cards {
-                fields.cards("seat_cards", cards);
+                o.cards(key!("seat_cards"), cards);
             }
             if let Some(cards) = target_cards {
-                fields.cards("target_cards", cards);
+                o.cards(key!("target_cards"), cards);
             }
         }
         Event::HandEnded {
@@ -255,107 +226,34 @@ pub fn write_event(out: &mut Vec<u8>, hand: u64, event: &Event) {
             pot,
             payoffs,
         } => {
-            fields.name("hand_ended");
-            fields.str("reason", end_reason(*reason));
-            fields.key("winners");
-            fields.out.push(b'[');
-            for (i, seat) in winners.iter().enumerate() {
-                if i > 0 {
-                    fields.out.push(b',');
-                }
-                write_u64(fields.out, *seat as u64);
-            }
-            fields.out.push(b']');
-            fields.u64("pot", *pot);
-            fields.key("payoffs");
-            fields.out.push(b'[');
-            for (i, chips) in payoffs.iter().enumerate() {
-                if i > 0 {
-                    fields.out.push(b',');
-                }
-                write_i64(fields.out, *chips);
-            }
-            fields.out.push(b']');
+            o.str(key!("event"), "hand_ended");
+            o.str(key!("reason"), end_reason(*reason));
+            o.key(key!("winners"));
+            write_list(o.out, winners, |out, seat| write_u64(out, *seat as u64));
+            o.u64(key!("pot"), *pot);
+            o.key(key!("payoffs"));
+            write_list(o.out, payoffs, |out, chips| write_i64(out, *chips));
         }
         Event::Revealed { .. } => unreachable!("written by serde above"),
     }
-    out.push(b'}');
-}
-
-/// Writes the event's name (closing its string) and then `,"key":value` pairs.
-struct Fields<'a> {
-    out: &'a mut Vec<u8>,
-}
-
-impl Fields<'_> {
-    #[inline]
-    fn name(&mut self, name: &str) {
-        self.out.extend_from_slice(name.as_bytes());
-        self.out.push(b'"');
-    }
-
-    #[inline]
-    fn key(&mut self, key: &str) {
-        self.out.extend_from_slice(b",\"");
-        self.out.extend_from_slice(key.as_bytes());
-        self.out.extend_from_slice(b"\":");
-    }
-
-    #[inline]
-    fn u64(&mut self, key: &str, value: u64) {
-        self.key(key);
-        write_u64(self.out, value);
-    }
-
-    #[inline]
-    fn str(&mut self, key: &str, value: &str) {
-        self.key(key);
-        self.out.push(b'"');
-        self.out.extend_from_slice(value.as_bytes());
-        self.out.push(b'"');
-    }
-
-    #[inline]
-    fn card(&mut self, key: &str, card: Card) {
-        self.key(key);
-        write_card(self.out, card);
-    }
-
-    #[inline]
-    fn cards(&mut self, key: &str, cards: &[Card; 3]) {
-        self.key(key);
-        write_cards(self.out, cards);
-    }
+    o.close();
 }
 
 /// Appends an action's fields as they appear inside an object, without braces:
 /// `"action":"bet","amount":4` (the flattened `Action` of an answer or a replay record).
 pub fn write_action_fields(out: &mut Vec<u8>, action: &Action) {
-    out.extend_from_slice(b"\"action\":\"");
+    let o = &mut Members::start(out, b"\"action\":");
+    write_str(o.out, action.name());
     match action {
-        Action::Pack => out.extend_from_slice(b"pack\""),
-        Action::See => out.extend_from_slice(b"see\""),
-        Action::Show => out.extend_from_slice(b"show\""),
-        Action::Sideshow => out.extend_from_slice(b"sideshow\""),
-        Action::Keep => out.extend_from_slice(b"keep\""),
-        Action::Accept => out.extend_from_slice(b"accept\""),
-        Action::Refuse => out.extend_from_slice(b"refuse\""),
-        Action::Bet { amount } => {
-            out.extend_from_slice(b"bet\",\"amount\":");
-            write_u64(out, *amount);
-        }
-        Action::Swap { card } => {
-            out.extend_from_slice(b"swap\",\"card\":");
-            write_card(out, *card);
-        }
+        Action::Bet { amount } => o.u64(key!("amount"), *amount),
+        Action::Swap { card } => o.card(key!("card"), *card),
+        _ => {}
     }
 }
 
 /// Appends a decision kind's name in quotes.
 pub fn write_decision_kind(out: &mut Vec<u8>, kind: DecisionKind) {
-    out.push(b'"');
-    out.extend_from_slice(decision_kind(kind).as_bytes());
-    out.push(b'"');
+    write_str(out, decision_kind(kind));
 }
 
 /// Appends an unsigned integer as JSON writes it.
@@ -363,60 +261,141 @@ pub fn write_number(out: &mut Vec<u8>, value: u64) {
     write_u64(out, value);
 }
 
+/// `,"name":`: the separator and key of an object member after the first, as one literal
+/// (one copy instead of four small writes: this is most of what a request costs).
+macro_rules! key {
+    ($name:literal) => {
+        concat!(",\"", $name, "\":").as_bytes()
+    };
+}
+use key;
+
+/// Writes a JSON object's members after the first: each a `key!` literal and a value. Keys and
+/// string values are fixed ASCII names here, so nothing is escaped.
+struct Members<'a> {
+    out: &'a mut Vec<u8>,
+}
+
+impl<'a> Members<'a> {
+    /// Writes `start` (the object's `{` and its first member, or part of it) and goes on
+    /// after it.
+    #[inline(always)]
+    fn start(out: &'a mut Vec<u8>, start: &[u8]) -> Members<'a> {
+        out.extend_from_slice(start);
+        Members { out }
+    }
+
+    /// The key; the caller writes the value.
+    #[inline(always)]
+    fn key(&mut self, key: &[u8]) {
+        self.out.extend_from_slice(key);
+    }
+
+    #[inline(always)]
+    fn u64(&mut self, key: &[u8], value: u64) {
+        self.key(key);
+        write_u64(self.out, value);
+    }
+
+    #[inline(always)]
+    fn bool(&mut self, key: &[u8], value: bool) {
+        self.key(key);
+        write_bool(self.out, value);
+    }
+
+    #[inline(always)]
+    fn str(&mut self, key: &[u8], value: &str) {
+        self.key(key);
+        write_str(self.out, value);
+    }
+
+    #[inline(always)]
+    fn card(&mut self, key: &[u8], card: Card) {
+        self.key(key);
+        write_card(self.out, card);
+    }
+
+    #[inline(always)]
+    fn cards(&mut self, key: &[u8], cards: &[Card; 3]) {
+        self.key(key);
+        write_cards(self.out, cards);
+    }
+
+    #[inline(always)]
+    fn close(self) {
+        self.out.push(b'}');
+    }
+}
+
+/// `[a,b,...]`, each item written by `write`.
+#[inline]
+fn write_list<'i, T: 'i>(
+    out: &mut Vec<u8>,
+    items: impl IntoIterator<Item = &'i T>,
+    mut write: impl FnMut(&mut Vec<u8>, &'i T),
+) {
+    out.push(b'[');
+    for (i, item) in items.into_iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write(out, item);
+    }
+    out.push(b']');
+}
+
 fn write_legal(out: &mut Vec<u8>, legal: &LegalAction) {
-    out.extend_from_slice(b"{\"action\":\"");
+    let mut o = Members::start(out, b"{\"action\":");
+    write_str(o.out, legal.name());
     match legal {
-        LegalAction::Pack => out.extend_from_slice(b"pack\""),
-        LegalAction::See => out.extend_from_slice(b"see\""),
-        LegalAction::Keep => out.extend_from_slice(b"keep\""),
-        LegalAction::Accept => out.extend_from_slice(b"accept\""),
-        LegalAction::Refuse => out.extend_from_slice(b"refuse\""),
         LegalAction::Bet {
             min,
             max,
             multiple_of,
         } => {
-            out.extend_from_slice(b"bet\",\"min\":");
-            write_u64(out, *min);
-            out.extend_from_slice(b",\"max\":");
-            write_u64(out, *max);
-            out.extend_from_slice(b",\"multiple_of\":");
-            write_u64(out, *multiple_of);
+            o.u64(key!("min"), *min);
+            o.u64(key!("max"), *max);
+            o.u64(key!("multiple_of"), *multiple_of);
         }
-        LegalAction::Show { cost } => {
-            out.extend_from_slice(b"show\",\"cost\":");
-            write_u64(out, *cost);
-        }
+        LegalAction::Show { cost } => o.u64(key!("cost"), *cost),
         LegalAction::Sideshow { cost, target } => {
-            out.extend_from_slice(b"sideshow\",\"cost\":");
-            write_u64(out, *cost);
-            out.extend_from_slice(b",\"target\":");
-            write_u64(out, *target as u64);
+            o.u64(key!("cost"), *cost);
+            o.u64(key!("target"), *target as u64);
         }
         LegalAction::Swap { cards, cost } => {
-            out.extend_from_slice(b"swap\",\"cards\":");
-            write_cards(out, cards);
-            out.extend_from_slice(b",\"cost\":");
-            write_u64(out, *cost);
+            o.cards(key!("cards"), cards);
+            o.u64(key!("cost"), *cost);
         }
+        LegalAction::Pack
+        | LegalAction::See
+        | LegalAction::Keep
+        | LegalAction::Accept
+        | LegalAction::Refuse => {}
     }
-    out.push(b'}');
+    o.close();
 }
 
 fn write_player(out: &mut Vec<u8>, p: &PlayerView) {
-    out.extend_from_slice(b"{\"in_hand\":");
-    write_bool(out, p.in_hand);
-    out.extend_from_slice(b",\"seen\":");
-    write_bool(out, p.seen);
-    out.extend_from_slice(b",\"dead\":");
-    write_bool(out, p.dead);
-    out.extend_from_slice(b",\"put_in\":");
-    write_u64(out, p.put_in);
-    out.extend_from_slice(b",\"turns\":");
-    write_u64(out, u64::from(p.turns));
-    out.extend_from_slice(b",\"swaps\":");
-    write_u64(out, u64::from(p.swaps));
-    out.push(b'}');
+    let mut o = Members::start(out, b"{\"in_hand\":");
+    write_bool(o.out, p.in_hand);
+    o.bool(key!("seen"), p.seen);
+    o.bool(key!("dead"), p.dead);
+    o.u64(key!("put_in"), p.put_in);
+    o.u64(key!("turns"), u64::from(p.turns));
+    o.u64(key!("swaps"), u64::from(p.swaps));
+    o.close();
+}
+
+#[inline(always)]
+fn write_bool(out: &mut Vec<u8>, value: bool) {
+    out.extend_from_slice(if value { b"true" } else { b"false" });
+}
+
+#[inline(always)]
+fn write_str(out: &mut Vec<u8>, text: &str) {
+    out.push(b'"');
+    out.extend_from_slice(text.as_bytes());
+    out.push(b'"');
 }
 
 fn write_cards(out: &mut Vec<u8>, cards: &[Card; 3]) {
@@ -440,11 +419,7 @@ fn write_card(out: &mut Vec<u8>, card: Card) {
     ]);
 }
 
-fn write_bool(out: &mut Vec<u8>, value: bool) {
-    out.extend_from_slice(if value { b"true" } else { b"false" });
-}
-
-#[inline]
+#[inline(always)]
 fn write_u64(out: &mut Vec<u8>, value: u64) {
     // Most numbers in a request are seats, turns and small chip counts: no itoa call for them.
     if value < 10 {
