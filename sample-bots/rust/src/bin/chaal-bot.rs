@@ -123,10 +123,11 @@ enum Choice {
 }
 
 fn decide(line: &[u8]) -> Choice {
-    // The arena writes `kind` and then `legal` right after the id: search from there on.
-    let kind_at = find(line, b"\"kind\":\"").unwrap_or(0);
-    let line = &line[kind_at..];
-    match string_after(line, b"\"kind\":\"") {
+    // The arena writes `kind` and then `legal` right after the id: search on from the kind.
+    const KIND: &[u8] = b"\"kind\":\"";
+    let line = find(line, KIND).map_or(line, |at| &line[at + KIND.len()..]);
+    let kind = memchr::memchr(b'"', line).map(|end| &line[..end]);
+    match kind {
         Some(b"swap") => Choice::Keep,
         Some(b"sideshow_reply") => Choice::Refuse,
         _ => {
