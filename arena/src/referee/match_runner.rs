@@ -8,7 +8,6 @@ use protocol::{
 };
 use rules::{Event, Hand, SettingsError};
 use tokio_util::sync::CancellationToken;
-use tokio_util::task::AbortOnDropHandle;
 
 use super::connection::{Connection, SeatFault};
 use super::match_config::{MatchConfig, SeatConfig, hello_seed};
@@ -50,34 +49,14 @@ struct Referee<'a> {
 }
 
 /// Plays a whole match. Returns an error only when the arena itself cannot go on; every bot
-/// failure is recorded as a fault and the match finishes.
+/// failure is recorded as a fault and the match finishes. Dropping the future drops the
+/// referee, which kills the bots.
 ///
-/// On a multi-thread runtime the match is played in a task of its own, on a worker thread.
-/// From `block_on` (as `arena match` calls it) it would otherwise run on the main thread while
-/// a worker owns the I/O driver, and every bot answer would cost two thread wake-ups instead of
-/// one: a third of a decision's time. Dropping the returned future aborts that task, which
-/// drops the referee and so kills the bots, as before.
+/// Run it on a current-thread runtime, as `arena match` and the tournament's job slots do:
+/// from a multi-thread runtime's `block_on` the referee would run on the main thread while a
+/// worker owns the I/O driver, and every bot answer would cost two thread wake-ups instead of
+/// one (BENCHMARKS.md, section 2).
 pub async fn run_match(
-    config: &MatchConfig,
-    cancel: &CancellationToken,
-) -> Result<MatchResult, MatchError> {
-    let multi_thread = tokio::runtime::Handle::try_current()
-        .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
-    if !multi_thread {
-        return play_match(config, cancel).await;
-    }
-    let (config, cancel) = (config.clone(), cancel.clone());
-    let task = AbortOnDropHandle::new(tokio::spawn(
-        async move { play_match(&config, &cancel).await },
-    ));
-    match task.await {
-        Ok(result) => result,
-        Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
-        Err(_) => Err(MatchError::Cancelled),
-    }
-}
-
-async fn play_match(
     config: &MatchConfig,
     cancel: &CancellationToken,
 ) -> Result<MatchResult, MatchError> {
