@@ -115,33 +115,44 @@ impl Dice {
     }
 }
 
-/// A concrete action for a legal entry: for a bet, `amount` clamped into the bounds and
-/// rounded down to the required multiple.
+/// A concrete action for a legal entry: for a bet, the largest allowed amount up to `amount`
+/// (the minimum if `amount` is below it); for a swap, the first card.
 pub fn concrete(legal: &LegalAction, amount: u64) -> Action {
-    match legal {
-        LegalAction::Pack => Action::Pack,
-        LegalAction::See => Action::See,
+    legal.instance(|choices| match legal {
         LegalAction::Bet {
-            min,
-            max,
-            multiple_of,
-        } => {
-            let a = amount.clamp(*min, *max);
-            let a = a - a % multiple_of;
-            Action::Bet {
-                amount: a.max(*min),
-            }
-        }
-        LegalAction::Show { .. } => Action::Show,
-        LegalAction::Sideshow { .. } => Action::Sideshow,
-        LegalAction::Swap { cards, .. } => Action::Swap { card: cards[0] },
-        LegalAction::Keep => Action::Keep,
-        LegalAction::Accept => Action::Accept,
-        LegalAction::Refuse => Action::Refuse,
-    }
+            min, multiple_of, ..
+        } => (amount.saturating_sub(*min) / multiple_of).min(choices - 1),
+        _ => 0,
+    })
 }
 
 /// The legal entry with this name, if offered.
 pub fn find<'a>(request: &'a Request, name: &str) -> Option<&'a LegalAction> {
     request.legal.iter().find(|l| l.name() == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn concrete_clamps_a_bet_into_its_bounds_and_multiples() {
+        let bet = LegalAction::Bet {
+            min: 4,
+            max: 16,
+            multiple_of: 2,
+        };
+        let amount = |wanted| match concrete(&bet, wanted) {
+            Action::Bet { amount } => amount,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(amount(0), 4, "below the minimum: the minimum");
+        assert_eq!(amount(9), 8, "between: the multiple below");
+        assert_eq!(amount(10), 10);
+        assert_eq!(amount(u64::MAX), 16, "above the maximum: the maximum");
+        let cards = ["As", "Td", "2c"].map(|c| c.parse().unwrap());
+        let swap = LegalAction::Swap { cards, cost: 0 };
+        assert_eq!(concrete(&swap, 7), Action::Swap { card: cards[0] });
+        assert_eq!(concrete(&LegalAction::Refuse, 7), Action::Refuse);
+    }
 }
