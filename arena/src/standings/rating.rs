@@ -328,16 +328,21 @@ mod tests {
         }
     }
 
-    #[test]
-    fn three_to_one_is_190_8_elo() {
-        let games: Vec<Comparison> = [1.0, 1.0, 1.0, 0.0]
+    /// Games between bot 0 and bot 1 with bot 0's scores.
+    fn games_of_0_against_1(scores: &[f64]) -> Vec<Comparison> {
+        scores
             .iter()
-            .map(|&s| Comparison {
+            .map(|&score_a| Comparison {
                 a: 0,
                 b: 1,
-                score_a: s,
+                score_a,
             })
-            .collect();
+            .collect()
+    }
+
+    #[test]
+    fn three_to_one_is_190_8_elo() {
+        let games = games_of_0_against_1(&[1.0, 1.0, 1.0, 0.0]);
         let r = bradley_terry(2, &games, 0.0);
         let expected = 400.0 * 3f64.log10();
         assert!((r[0] - r[1] - expected).abs() < 1e-6, "{r:?}");
@@ -347,14 +352,7 @@ mod tests {
     #[test]
     fn draws_count_half() {
         // 1 win + 2 draws + 1 loss = 2 of 4: equal ratings.
-        let games: Vec<Comparison> = [1.0, 0.5, 0.5, 0.0]
-            .iter()
-            .map(|&s| Comparison {
-                a: 0,
-                b: 1,
-                score_a: s,
-            })
-            .collect();
+        let games = games_of_0_against_1(&[1.0, 0.5, 0.5, 0.0]);
         let r = bradley_terry(2, &games, 0.0);
         assert!(r[0].abs() < 1e-9 && r[1].abs() < 1e-9);
     }

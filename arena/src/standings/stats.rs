@@ -101,11 +101,13 @@ pub fn incomplete_beta(a: f64, b: f64, x: f64) -> f64 {
     }
 }
 
+/// Keeps the modified Lentz method's running terms away from zero.
+const TINY: f64 = 1e-300;
+
 /// The continued fraction of [`incomplete_beta`] (modified Lentz method).
 fn beta_continued_fraction(a: f64, b: f64, x: f64) -> f64 {
     const MAX_ITERATIONS: u32 = 100_000;
     const EPS: f64 = 1e-15;
-    const TINY: f64 = 1e-300;
     let qab = a + b;
     let qap = a + 1.0;
     let qam = a - 1.0;
@@ -119,36 +121,34 @@ fn beta_continued_fraction(a: f64, b: f64, x: f64) -> f64 {
     for m in 1..=MAX_ITERATIONS {
         let m = f64::from(m);
         let m2 = 2.0 * m;
-        // Even step.
-        let aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-        d = 1.0 + aa * d;
-        if d.abs() < TINY {
-            d = TINY;
-        }
-        c = 1.0 + aa / c;
-        if c.abs() < TINY {
-            c = TINY;
-        }
-        d = 1.0 / d;
-        h *= d * c;
-        // Odd step.
-        let aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-        d = 1.0 + aa * d;
-        if d.abs() < TINY {
-            d = TINY;
-        }
-        c = 1.0 + aa / c;
-        if c.abs() < TINY {
-            c = TINY;
-        }
-        d = 1.0 / d;
-        let delta = d * c;
+        // Even step, then odd step.
+        h *= lentz_step(m * (b - m) * x / ((qam + m2) * (a + m2)), &mut c, &mut d);
+        let delta = lentz_step(
+            -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)),
+            &mut c,
+            &mut d,
+        );
         h *= delta;
         if (delta - 1.0).abs() < EPS {
             break;
         }
     }
     h
+}
+
+/// One step of Lentz's method for the continued fraction's coefficient `aa`: updates the
+/// running `c` and `d` (kept away from zero) and returns the factor for the value.
+fn lentz_step(aa: f64, c: &mut f64, d: &mut f64) -> f64 {
+    *d = 1.0 + aa * *d;
+    if d.abs() < TINY {
+        *d = TINY;
+    }
+    *c = 1.0 + aa / *c;
+    if c.abs() < TINY {
+        *c = TINY;
+    }
+    *d = 1.0 / *d;
+    *d * *c
 }
 
 /// The distribution function of Student's t with `df` degrees of freedom:
