@@ -7,15 +7,19 @@ mod bwrap;
 mod command;
 mod error;
 mod group;
+mod identity;
+mod level;
 mod limits;
 mod process;
 mod spec;
 mod stderr;
 mod usage;
 
-pub use bwrap::{Hidden, bwrap_args, probe_bwrap};
+pub use bwrap::{BwrapPlan, Hidden, SYSTEM_DIRS, bwrap_args, probe_bwrap};
 pub use error::{ReadError, SpawnError, WriteError};
 pub use group::set_child_subreaper;
+pub use identity::{BOT_UID_BASE, BOT_UID_COUNT, BotUid, running_as_root};
+pub use level::default_level;
 pub use process::{BotProcess, ExitSummary};
 pub use spec::{
     BotSpec, DEFAULT_MAX_LINE_BYTES, DEFAULT_PATH, DEFAULT_STDERR_KEEP_BYTES, Limits, SandboxLevel,

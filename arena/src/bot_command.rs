@@ -85,6 +85,8 @@ pub const DEFAULT_LIMITS: Limits = Limits {
     memory_bytes: Some(2048 << 20),
     file_size_bytes: Some(64 << 20),
     open_files: Some(256),
+    processes: Some(256),
+    disk_bytes: Some(256 << 20),
 };
 
 /// Everything needed to build the spec of one seat's bot.

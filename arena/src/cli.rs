@@ -235,18 +235,32 @@ pub struct LimitArgs {
     /// Restarts allowed per bot after a crash.
     #[arg(long, default_value_t = 2)]
     pub max_restarts: u32,
-    /// Isolation: none, limits (rlimits, private directory, cleared environment) or bwrap.
-    #[arg(long, default_value = "limits")]
-    pub sandbox: SandboxArg,
-    /// Memory limit per bot (MiB) under the limits and bwrap sandboxes.
+    /// Isolation: bwrap (bots isolated; the default when bubblewrap works here), limits
+    /// (resource limits only: the fallback without bubblewrap) or none (trusted bots).
+    #[arg(long)]
+    pub sandbox: Option<SandboxArg>,
+    /// Memory limit per bot (MiB), its private /tmp and directory included, under the
+    /// limits and bwrap sandboxes.
     #[arg(long, default_value_t = 2048)]
     pub memory_mb: u64,
+    /// Processes and threads per bot, all descendants together (needs cgroups).
+    #[arg(long, default_value_t = 256)]
+    pub max_processes: u64,
+    /// Disk per bot (MiB): the size of its private /tmp and of its directory under bwrap.
+    #[arg(long, default_value_t = 256)]
+    pub disk_mb: u64,
     /// CPU time limit per bot (seconds) under the limits and bwrap sandboxes.
     #[arg(long, default_value_t = 600)]
     pub cpu_seconds: u64,
 }
 
 impl LimitArgs {
+    /// The level asked for, or the strongest this machine supports.
+    pub fn sandbox_level(&self) -> SandboxLevel {
+        self.sandbox
+            .map_or_else(crate::bot::default_level, SandboxLevel::from)
+    }
+
     pub fn time(&self) -> TimeLimits {
         TimeLimits {
             startup_ms: self.startup_ms,

@@ -26,7 +26,7 @@ pub async fn run(
             workdir: work.path().join(format!("scenario{i}")),
             log_dir: work.path(),
             seat: scenario.bot_seat,
-            sandbox: crate::bot::SandboxLevel::Limits,
+            sandbox: crate::bot::default_level(),
             limits: bot_command::DEFAULT_LIMITS,
         });
         let results = run_scenario(&spec, scenario, time).await;

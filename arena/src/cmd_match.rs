@@ -75,8 +75,9 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
     let limits = Limits {
         cpu_seconds: Some(args.limits.cpu_seconds),
         memory_bytes: Some(args.limits.memory_mb << 20),
-        file_size_bytes: Some(64 << 20),
-        open_files: Some(256),
+        processes: Some(args.limits.max_processes),
+        disk_bytes: Some(args.limits.disk_mb << 20),
+        ..bot_command::DEFAULT_LIMITS
     };
     // Under bwrap a bot sees none of these: the other seats' directories, the logs, the
     // transcripts and the replay (which holds every seat's cards).
@@ -86,6 +87,7 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         .flatten()
         .map(Path::to_path_buf)
         .collect();
+    let sandbox = args.limits.sandbox_level();
     let seats = argvs
         .into_iter()
         .zip(&names)
@@ -97,7 +99,7 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
                 workdir: work.path().join(format!("seat{seat}")),
                 log_dir: &log_dir,
                 seat,
-                sandbox: args.limits.sandbox.into(),
+                sandbox,
                 limits,
             });
             spec.hidden = hidden.clone();

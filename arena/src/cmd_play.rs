@@ -44,7 +44,7 @@ pub async fn run(args: PlayArgs) -> anyhow::Result<()> {
                 workdir: work.path().join(format!("bot{i}")),
                 log_dir: work.path(),
                 seat: i,
-                sandbox: crate::bot::SandboxLevel::Limits,
+                sandbox: crate::bot::default_level(),
                 limits: bot_command::DEFAULT_LIMITS,
             })
         })

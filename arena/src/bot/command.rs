@@ -1,6 +1,7 @@
 //! Turning a [`BotSpec`] into a ready-to-spawn [`tokio::process::Command`].
 
 use std::ffi::{OsStr, OsString};
+use std::io;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -8,16 +9,28 @@ use std::process::Stdio;
 
 use tokio::process::Command;
 
-use super::bwrap::{Hidden, bwrap_args, under_hidden};
+use super::bwrap::{BwrapPlan, Hidden, SYSTEM_DIRS, bwrap_args, under_hidden};
 use super::error::SpawnError;
-use super::limits;
+use super::identity::{BotUid, running_as_root};
+use super::limits::{self, ChildSetup};
 use super::spec::{BotSpec, DEFAULT_PATH, SandboxLevel};
 
-/// A command plus what the caller needs to report on it.
+/// A command plus what the caller needs to report on it and keep alive with the bot.
 pub(crate) struct Prepared {
     pub cmd: Command,
     /// The bot's program as resolved (not `bwrap`), for messages.
     pub program: String,
+    /// What must live as long as the bot (its uid reservation), or until spawn returns.
+    pub held: Held,
+}
+
+/// Resources of one bot that the arena holds while it runs.
+#[derive(Debug, Default)]
+pub(crate) struct Held {
+    /// The bot's own uid, when the arena is root.
+    pub uid: Option<BotUid>,
+    /// The seccomp program given to bwrap; needed only until spawn returns.
+    pub seccomp: Option<std::fs::File>,
 }
 
 pub(crate) fn prepare(spec: &BotSpec) -> Result<Prepared, SpawnError> {
@@ -63,8 +76,42 @@ pub(crate) fn prepare(spec: &BotSpec) -> Result<Prepared, SpawnError> {
         }
     })?;
 
+    let unavailable = |reason: String| SpawnError::SandboxUnavailable {
+        name: name(),
+        reason,
+    };
+    let mut held = Held::default();
+    if spec.sandbox != SandboxLevel::None && running_as_root() {
+        held.uid = Some(
+            BotUid::allocate()
+                .map_err(|e| unavailable(format!("cannot reserve a uid for the bot: {e}")))?,
+        );
+    }
+    let bot_uid = held.uid.as_ref().map(BotUid::uid);
+    let mut setup = ChildSetup {
+        limits: spec.limits,
+        switch_to_uid: None,
+        inherit_fd: None,
+        arena_pid: std::process::id() as i32,
+    };
     let mut cmd = match spec.sandbox {
-        SandboxLevel::None | SandboxLevel::Limits => {
+        SandboxLevel::None => {
+            let mut cmd = Command::new(&resolved);
+            cmd.args(args);
+            cmd
+        }
+        SandboxLevel::Limits => {
+            if let Some(uid) = bot_uid {
+                check_reachable(spec, &resolved).map_err(unavailable)?;
+                if spec.private_workdir {
+                    give_workdir(&workdir, uid).map_err(|source| SpawnError::Workdir {
+                        name: name(),
+                        path: workdir.clone(),
+                        source,
+                    })?;
+                }
+            }
+            setup.switch_to_uid = bot_uid;
             let mut cmd = Command::new(&resolved);
             cmd.args(args);
             cmd
@@ -73,21 +120,28 @@ pub(crate) fn prepare(spec: &BotSpec) -> Result<Prepared, SpawnError> {
             let arena_path = std::env::var_os("PATH").unwrap_or_default();
             let bwrap = find_in_path("bwrap", &path_var)
                 .or_else(|| find_in_path("bwrap", &arena_path))
-                .ok_or_else(|| SpawnError::SandboxUnavailable {
-                    name: name(),
-                    reason: "`bwrap` not found on PATH (install bubblewrap, or use sandbox \
-                             level `limits`)"
-                        .to_string(),
+                .ok_or_else(|| {
+                    unavailable(
+                        "`bwrap` not found on PATH (install bubblewrap, or use sandbox level \
+                         `limits`)"
+                            .to_string(),
+                    )
                 })?;
-            let plan = sandbox_paths(spec, &resolved);
+            let paths = sandbox_paths(spec, &resolved);
+            let cmd_args = bwrap_args(&BwrapPlan {
+                workdir: &workdir,
+                private_workdir: spec.private_workdir,
+                hidden: &paths.hidden,
+                needed: &paths.needed,
+                readable: &paths.readable,
+                disk_bytes: spec.limits.disk_bytes,
+                switch_to_uid: bot_uid,
+                seccomp_fd: setup.inherit_fd,
+                program: &paths.program,
+                args: &paths.args,
+            });
             let mut cmd = Command::new(bwrap);
-            cmd.args(bwrap_args(
-                &workdir,
-                &plan.hidden,
-                &plan.needed,
-                &plan.program,
-                &plan.args,
-            ));
+            cmd.args(cmd_args);
             cmd
         }
     };
@@ -98,8 +152,8 @@ pub(crate) fn prepare(spec: &BotSpec) -> Result<Prepared, SpawnError> {
         cmd.process_group(0);
     } else {
         // `setsid()` in a `pre_exec` hook: own session, hence own group, and no controlling
-        // terminal; then the rlimits.
-        limits::install(&mut cmd, spec.limits);
+        // terminal; then the rlimits, the uid, no_new_privs and the death signal.
+        limits::install(&mut cmd, setup, None);
     }
     cmd.env_clear()
         .envs(env)
@@ -112,7 +166,44 @@ pub(crate) fn prepare(spec: &BotSpec) -> Result<Prepared, SpawnError> {
     Ok(Prepared {
         cmd,
         program: program.clone(),
+        held,
     })
+}
+
+/// At the `limits` level under root the bot runs as its own uid, without a mount namespace
+/// to give it its files: they must be readable by any user where they are. Says which path
+/// is not, instead of letting the bot fail at startup with a bare "permission denied".
+fn check_reachable(spec: &BotSpec, program: &Path) -> Result<(), String> {
+    let named = spec.argv[1..]
+        .iter()
+        .map(Path::new)
+        .filter(|p| p.is_absolute() && p.exists());
+    for path in std::iter::once(program).chain(named) {
+        let Ok(real) = path.canonicalize() else {
+            continue;
+        };
+        for dir in real.ancestors().skip(1) {
+            let mode = std::fs::metadata(dir).map_or(0o755, |m| m.permissions().mode());
+            if mode & 0o001 == 0 {
+                return Err(format!(
+                    "{} is not reachable by the bot's own user: {} has mode {:o} (the bot \
+                     runs as an unprivileged uid when the arena is root). Keep bots and \
+                     their runtimes where any user can read them, or install bubblewrap, \
+                     which binds them into the sandbox",
+                    path.display(),
+                    dir.display(),
+                    mode & 0o7777
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Makes a private working directory the bot's own (the `limits` level under root).
+fn give_workdir(workdir: &Path, uid: u32) -> io::Result<()> {
+    std::os::unix::fs::chown(workdir, Some(uid), Some(uid))?;
+    std::fs::set_permissions(workdir, std::fs::Permissions::from_mode(0o700))
 }
 
 /// What bwrap needs besides the workdir.
@@ -122,6 +213,8 @@ struct SandboxPaths {
     /// Files the bot is given although they may be inside a hidden directory (its program,
     /// absolute paths to files among its arguments), canonical.
     needed: Vec<PathBuf>,
+    /// Directories bound read-only besides the system's ([`readable_dirs`]).
+    readable: Vec<PathBuf>,
     /// The program and arguments to run. A path to a needed file inside a hidden directory
     /// is given in its canonical form: the way to it (`/hidden/x/../bot.py`) may not exist
     /// in the sandbox, the file itself does.
@@ -161,12 +254,67 @@ fn sandbox_paths(spec: &BotSpec, program: &Path) -> SandboxPaths {
                 .unwrap_or_else(|| arg.clone())
         })
         .collect();
+    let readable = readable_dirs(spec, &program);
     SandboxPaths {
         hidden,
         needed,
+        readable,
         program,
         args,
     }
+}
+
+/// The directories a sandboxed bot may read besides the system's: the root of its program's
+/// installation when that is not a system directory (a `bin/` directory's parent, as in
+/// `~/.pyenv/shims/python3` or `/opt/pypy/bin/pypy`, else the program's own directory, for
+/// the program as named and as its symlinks resolve), the directory of every file named on
+/// its command line (a script imports its neighbours) and every directory named there (a
+/// Java class path).
+fn readable_dirs(spec: &BotSpec, program: &Path) -> Vec<PathBuf> {
+    let system = |p: &Path| SYSTEM_DIRS.iter().any(|d| p.starts_with(d));
+    let mut dirs = Vec::new();
+    for path in [Some(program.to_path_buf()), program.canonicalize().ok()]
+        .into_iter()
+        .flatten()
+    {
+        let Some(parent) = path.parent() else {
+            continue;
+        };
+        let in_bin = parent
+            .file_name()
+            .is_some_and(|n| n == "bin" || n == "sbin" || n == "shims");
+        let root = if in_bin {
+            parent.parent().unwrap_or(parent)
+        } else {
+            parent
+        };
+        if let Ok(root) = root.canonicalize()
+            && !system(&root)
+            && root != Path::new("/")
+        {
+            dirs.push(root);
+        }
+    }
+    for arg in &spec.argv[1..] {
+        let path = Path::new(arg);
+        if !path.is_absolute() {
+            continue;
+        }
+        let Ok(real) = path.canonicalize() else {
+            continue;
+        };
+        let dir = if real.is_dir() {
+            Some(real)
+        } else {
+            real.parent().map(Path::to_path_buf)
+        };
+        if let Some(dir) = dir.filter(|d| !system(d) && d != Path::new("/")) {
+            dirs.push(dir);
+        }
+    }
+    dirs.sort();
+    dirs.dedup();
+    dirs
 }
 
 /// The bot's complete environment: defaults, then the spec's own entries on top.

@@ -1,18 +1,32 @@
-//! The `pre_exec` hook of the `limits` and `bwrap` levels: a new session, then [`Limits`].
-//!
-//! This is resource control, not isolation: at the `limits` level the bot still reads and
-//! writes the whole file system as the arena's user and has the network (see
-//! [`SandboxLevel::Limits`](super::SandboxLevel::Limits)).
+//! The `pre_exec` hook of the `limits` and `bwrap` levels: what the child does to itself
+//! between fork and exec (new session, cgroup, rlimits, identity, no_new_privs, death signal).
 
 use std::io;
+use std::os::fd::RawFd;
 
 use rustix::process::{Resource, Rlimit, getrlimit, setrlimit, setsid};
 use tokio::process::Command;
 
 use super::spec::Limits;
 
-/// Registers a `pre_exec` hook that makes the child a session leader and applies `limits`
-/// (and disables core dumps).
+/// Everything the child applies to itself. `Copy` and made of integers only: the hook runs
+/// between fork and exec in a multi-threaded process, so it must not allocate or lock.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ChildSetup {
+    pub limits: Limits,
+    /// Become this uid and gid, with no supplementary group (the `limits` level when the
+    /// arena is root; under bwrap `setpriv` does it inside the sandbox instead). Also makes
+    /// `Limits::processes` an `RLIMIT_NPROC`, which counts per uid: this uid is the bot's
+    /// alone.
+    pub switch_to_uid: Option<u32>,
+    /// A descriptor the exec'd program must inherit (the seccomp program for bwrap).
+    pub inherit_fd: Option<RawFd>,
+    /// The arena's pid: if it died before the death signal was armed, the child exits.
+    pub arena_pid: i32,
+}
+
+/// Registers the hook. Must run as the arena's user (root or not) before anything else
+/// drops privileges.
 ///
 /// `setsid()` also gives the child its own process group with pgid == pid, exactly like
 /// `process_group(0)` (which must then *not* be set: std runs `setpgid` before the hook and
@@ -20,21 +34,40 @@ use super::spec::Limits;
 /// it can't open `/dev/tty` or inject keystrokes into the user's shell with `TIOCSTI`.
 ///
 /// Registering a hook switches std from `posix_spawn` to `fork`+`exec`.
-pub(crate) fn install(cmd: &mut Command, limits: Limits) {
-    // SAFETY: the closure captures only `limits`, a `Copy` struct of integers, and makes plain
-    // setsid/getrlimit/setrlimit syscalls. It doesn't allocate, take locks or touch any state
-    // shared with other threads of the parent, so it is sound to run between fork and exec.
-    // Converting an `Errno` into `io::Error` doesn't allocate either.
+pub(crate) fn install(cmd: &mut Command, setup: ChildSetup, before: Option<EnterHook>) {
+    // SAFETY: the closure captures only `setup` and `before`, plain integers, and makes
+    // plain syscalls (setsid, write, setrlimit, fcntl, setgroups, setres[ug]id, prctl,
+    // getppid, kill). It doesn't allocate, take locks or touch any state shared with other
+    // threads of the parent, so it is sound to run between fork and exec. Converting an
+    // `Errno` into `io::Error` doesn't allocate either.
     unsafe {
         cmd.pre_exec(move || {
             setsid()?;
-            apply(limits)
+            if let Some(enter) = before {
+                enter.run()?;
+            }
+            apply(&setup)
         });
     }
 }
 
+/// A step that must run in the child before it drops privileges (joining its cgroup).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct EnterHook {
+    pub run: fn(&[RawFd; 4], usize) -> io::Result<()>,
+    pub fds: [RawFd; 4],
+    pub len: usize,
+}
+
+impl EnterHook {
+    fn run(&self) -> io::Result<()> {
+        (self.run)(&self.fds, self.len)
+    }
+}
+
 /// Runs in the forked child. Must stay async-signal-safe: no allocation, no formatting.
-fn apply(limits: Limits) -> io::Result<()> {
+fn apply(setup: &ChildSetup) -> io::Result<()> {
+    let limits = setup.limits;
     set(Resource::Core, 0, 0)?;
     if let Some(secs) = limits.cpu_seconds {
         // SIGXCPU at the soft limit, SIGKILL at the hard limit a second later.
@@ -48,6 +81,30 @@ fn apply(limits: Limits) -> io::Result<()> {
     }
     if let Some(n) = limits.open_files {
         set(Resource::Nofile, n, n)?;
+    }
+    if let Some(fd) = setup.inherit_fd {
+        // SAFETY: `fd` is open in the parent until spawn returns, so it is open here.
+        let fd = unsafe { rustix::fd::BorrowedFd::borrow_raw(fd) };
+        rustix::io::fcntl_setfd(fd, rustix::io::FdFlags::empty())?;
+    }
+    if let Some(uid) = setup.switch_to_uid {
+        if let Some(n) = limits.processes {
+            set(Resource::Nproc, n, n)?;
+        }
+        let gid = rustix::process::Gid::from_raw(uid);
+        let id = rustix::process::Uid::from_raw(uid);
+        rustix::thread::set_thread_groups(&[])?;
+        rustix::thread::set_thread_res_gid(gid, gid, gid)?;
+        rustix::thread::set_thread_res_uid(id, id, id)?;
+    }
+    rustix::thread::set_no_new_privs(true)?;
+    // After the uid change, which would clear it. Kills the bot (at bwrap: bwrap, which then
+    // takes the whole sandbox with it) when the arena dies, even by SIGKILL.
+    rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))?;
+    let parent = rustix::process::getppid().map_or(0, |p| p.as_raw_nonzero().get());
+    if parent != setup.arena_pid {
+        // The arena died before the death signal was armed.
+        return Err(io::Error::from(io::ErrorKind::BrokenPipe));
     }
     Ok(())
 }

@@ -77,12 +77,18 @@ struct Inner {
     exit: Option<ExitStatus>,
     /// `kill_now` (or drop) was called.
     killed: bool,
+    /// The bot's uid reservation and the like: released only once the bot is dead.
+    held: command::Held,
 }
 
 impl BotProcess {
     /// Starts the bot. Must be called within a tokio runtime (the stderr drain is a task).
     pub fn spawn(spec: &BotSpec) -> Result<BotProcess, SpawnError> {
-        let Prepared { mut cmd, program } = command::prepare(spec)?;
+        let Prepared {
+            mut cmd,
+            program,
+            held,
+        } = command::prepare(spec)?;
         let log = create_log(spec)?;
         let mut child = cmd.spawn().map_err(|source| {
             if source.kind() == io::ErrorKind::NotFound {
@@ -126,6 +132,7 @@ impl BotProcess {
                 stderr,
                 exit: None,
                 killed: false,
+                held,
             }),
         })
     }
@@ -330,7 +337,10 @@ async fn finish(inner: Inner, pid: Pid, grace: Duration) -> ExitSummary {
         mut stderr,
         mut exit,
         killed,
+        mut held,
     } = inner;
+    // bwrap has read its seccomp program by now (or never will).
+    held.seccomp = None;
     drop(stdin);
 
     let mut killed_by_arena = killed;
@@ -382,6 +392,7 @@ async fn finish(inner: Inner, pid: Pid, grace: Duration) -> ExitSummary {
     let (stderr, eof) = stderr.finish(STDERR_PATIENCE).await;
     leaked_pipe |= !eof;
     drop(guard);
+    drop(held);
 
     ExitSummary {
         status,

@@ -54,6 +54,12 @@ pub struct BotSpec {
     /// [`SandboxLevel::None`] and [`SandboxLevel::Limits`] this list does nothing: the bot
     /// can read everything the arena's user can.
     pub hidden: Vec<PathBuf>,
+    /// The arena made `workdir` for this bot alone (a seat's scratch directory). At
+    /// [`SandboxLevel::Bwrap`] it is then a private tmpfs of at most
+    /// [`Limits::disk_bytes`]; an operator's directory (`false`) is bound read-only instead
+    /// (the bot writes in `/tmp`). At [`SandboxLevel::Limits`] under root, a private workdir
+    /// is given to the bot's own uid.
+    pub private_workdir: bool,
 }
 
 impl BotSpec {
@@ -76,6 +82,7 @@ impl BotSpec {
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             stderr_keep_bytes: DEFAULT_STDERR_KEEP_BYTES,
             hidden: Vec::new(),
+            private_workdir: true,
         }
     }
 }
@@ -101,6 +108,13 @@ pub struct Limits {
     pub file_size_bytes: Option<u64>,
     /// `RLIMIT_NOFILE`: highest file descriptor number + 1.
     pub open_files: Option<u64>,
+    /// Processes and threads of the bot and everything it starts, together (cgroup
+    /// `pids.max`; no per-bot bound without cgroups).
+    pub processes: Option<u64>,
+    /// Bytes the bot may write in its private `/tmp` and, separately, in a private workdir
+    /// (tmpfs sizes at [`SandboxLevel::Bwrap`]; their pages also count as the bot's memory
+    /// in its cgroup). At [`SandboxLevel::Limits`] only `file_size_bytes` bounds writing.
+    pub disk_bytes: Option<u64>,
 }
 
 /// How much isolation a bot gets. What each level does *not* contain matters as much as

@@ -108,6 +108,8 @@ struct RawLimits {
     cpu_seconds: Option<u64>,
     file_size_mb: Option<u64>,
     open_files: Option<u64>,
+    processes: Option<u64>,
+    disk_mb: Option<u64>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -287,7 +289,7 @@ impl Tournament {
             ));
         }
         let sandbox = match &raw.sandbox {
-            None => SandboxLevel::Limits,
+            None => crate::bot::default_level(),
             Some(s) => match s.get_ref().as_str() {
                 "none" => SandboxLevel::None,
                 "limits" => SandboxLevel::Limits,
@@ -312,6 +314,8 @@ impl Tournament {
             memory_bytes: Some(raw.limits.memory_mb.unwrap_or(2048) << 20),
             file_size_bytes: Some(raw.limits.file_size_mb.unwrap_or(64) << 20),
             open_files: Some(raw.limits.open_files.unwrap_or(256)),
+            processes: Some(raw.limits.processes.unwrap_or(256)),
+            disk_bytes: Some(raw.limits.disk_mb.unwrap_or(256) << 20),
         };
 
         let mut bots: Vec<BotEntry> = Vec::new();

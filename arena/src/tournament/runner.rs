@@ -130,6 +130,7 @@ fn spec_for(
         limits: t.limits,
     });
     spec.env = bot.env.clone();
+    spec.private_workdir = bot.workdir.is_none();
     spec
 }
 
