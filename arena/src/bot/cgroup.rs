@@ -131,7 +131,8 @@ impl CgroupEntry {
         for &fd in self.fds.iter().take(self.len) {
             // SAFETY: the owning BotCgroup keeps the fd open until the spawn returns.
             let fd = unsafe { BorrowedFd::borrow_raw(fd) };
-            rustix::io::write(fd, b"0").map_err(|e| io::Error::from_raw_os_error(e.raw_os_error()))?;
+            rustix::io::write(fd, b"0")
+                .map_err(|e| io::Error::from_raw_os_error(e.raw_os_error()))?;
         }
         Ok(())
     }
@@ -166,22 +167,38 @@ impl BotCgroup {
         label: &str,
         limits: &CgroupLimits,
     ) -> Result<Option<BotCgroup>, String> {
-        let name = format!("{}-{}", sanitize(label), SERIAL.fetch_add(1, Ordering::Relaxed));
+        let name = format!(
+            "{}-{}",
+            sanitize(label),
+            SERIAL.fetch_add(1, Ordering::Relaxed)
+        );
         let parent_name = format!("{PARENT_PREFIX}{}", getpid().as_raw_nonzero());
         let (version, bases): (CgroupVersion, Vec<(Kind, &Path)>) = match support {
-            CgroupSupport::V1 { pids, memory, freezer } => (
+            CgroupSupport::V1 {
+                pids,
+                memory,
+                freezer,
+            } => (
                 CgroupVersion::V1,
-                [(Kind::V1Pids, pids), (Kind::V1Memory, memory), (Kind::V1Freezer, freezer)]
-                    .into_iter()
-                    .filter_map(|(k, p)| p.as_deref().map(|p| (k, p)))
-                    .collect(),
+                [
+                    (Kind::V1Pids, pids),
+                    (Kind::V1Memory, memory),
+                    (Kind::V1Freezer, freezer),
+                ]
+                .into_iter()
+                .filter_map(|(k, p)| p.as_deref().map(|p| (k, p)))
+                .collect(),
             ),
             CgroupSupport::V2 { own, .. } => (CgroupVersion::V2, vec![(Kind::V2, own.as_path())]),
         };
         let mut cg = BotCgroup {
             dirs: Vec::new(),
             procs: Vec::new(),
-            report: CgroupReport { version, pids_max: None, memory_max: None },
+            report: CgroupReport {
+                version,
+                pids_max: None,
+                memory_max: None,
+            },
         };
         {
             let _guard = PARENTS.lock().unwrap_or_else(|e| e.into_inner());
@@ -260,7 +277,10 @@ impl BotCgroup {
 
     /// The fds for the child's `pre_exec` hook; see [`CgroupEntry::enter`].
     pub(crate) fn entry(&self) -> CgroupEntry {
-        let mut entry = CgroupEntry { fds: [-1; 3], len: 0 };
+        let mut entry = CgroupEntry {
+            fds: [-1; 3],
+            len: 0,
+        };
         for (slot, fd) in entry.fds.iter_mut().zip(&self.procs) {
             *slot = fd.as_raw_fd();
             entry.len += 1;
@@ -283,8 +303,18 @@ impl BotCgroup {
         }
         // Freezer first: it is the one without a pid-reuse race.
         let mut ordered: Vec<&Path> = Vec::with_capacity(self.dirs.len());
-        ordered.extend(self.dirs.iter().filter(|(k, _)| *k == Kind::V1Freezer).map(|(_, d)| d.as_path()));
-        ordered.extend(self.dirs.iter().filter(|(k, _)| *k != Kind::V1Freezer).map(|(_, d)| d.as_path()));
+        ordered.extend(
+            self.dirs
+                .iter()
+                .filter(|(k, _)| *k == Kind::V1Freezer)
+                .map(|(_, d)| d.as_path()),
+        );
+        ordered.extend(
+            self.dirs
+                .iter()
+                .filter(|(k, _)| *k != Kind::V1Freezer)
+                .map(|(_, d)| d.as_path()),
+        );
         for dir in ordered {
             kill_dir(dir, deadline);
         }
@@ -302,14 +332,16 @@ impl BotCgroup {
                         || read_key(&dir.join("memory.oom_control"), "oom_kill").unwrap_or(0) > 0;
                 }
                 Kind::V1Pids => {
-                    usage.pids_limit_hit = read_key(&dir.join("pids.events"), "max").unwrap_or(0) > 0;
+                    usage.pids_limit_hit =
+                        read_key(&dir.join("pids.events"), "max").unwrap_or(0) > 0;
                 }
                 Kind::V2 => {
                     usage.memory_peak_bytes = read_u64(&dir.join("memory.peak"));
                     let events = dir.join("memory.events");
                     usage.memory_limit_hit = read_key(&events, "max").unwrap_or(0) > 0
                         || read_key(&events, "oom_kill").unwrap_or(0) > 0;
-                    usage.pids_limit_hit = read_key(&dir.join("pids.events"), "max").unwrap_or(0) > 0;
+                    usage.pids_limit_hit =
+                        read_key(&dir.join("pids.events"), "max").unwrap_or(0) > 0;
                 }
                 Kind::V1Freezer => {}
             }
@@ -365,9 +397,14 @@ impl CgroupSupport {
     /// The own directories, one per hierarchy used.
     fn bases(&self) -> Vec<&Path> {
         match self {
-            CgroupSupport::V1 { pids, memory, freezer } => {
-                [pids, memory, freezer].into_iter().filter_map(|p| p.as_deref()).collect()
-            }
+            CgroupSupport::V1 {
+                pids,
+                memory,
+                freezer,
+            } => [pids, memory, freezer]
+                .into_iter()
+                .filter_map(|p| p.as_deref())
+                .collect(),
             CgroupSupport::V2 { own, .. } => vec![own.as_path()],
         }
     }
@@ -377,7 +414,10 @@ impl CgroupSupport {
 /// v1 when a pids or memory hierarchy is mounted, else v2 without controllers (killing only).
 pub(crate) fn detect() -> Result<&'static CgroupSupport, String> {
     static SUPPORT: OnceLock<Result<CgroupSupport, String>> = OnceLock::new();
-    SUPPORT.get_or_init(detect_uncached).as_ref().map_err(Clone::clone)
+    SUPPORT
+        .get_or_init(detect_uncached)
+        .as_ref()
+        .map_err(Clone::clone)
 }
 
 fn detect_uncached() -> Result<CgroupSupport, String> {
@@ -386,10 +426,13 @@ fn detect_uncached() -> Result<CgroupSupport, String> {
     let mut v1 = [None, None, None];
     let mut v2 = None;
     for line in mountinfo.lines() {
-        let Some((left, right)) = line.split_once(" - ") else { continue };
+        let Some((left, right)) = line.split_once(" - ") else {
+            continue;
+        };
         let left: Vec<&str> = left.split(' ').collect();
         let right: Vec<&str> = right.split(' ').collect();
-        let (Some(root), Some(mount), Some(fstype)) = (left.get(3), left.get(4), right.first()) else {
+        let (Some(root), Some(mount), Some(fstype)) = (left.get(3), left.get(4), right.first())
+        else {
             continue;
         };
         match *fstype {
@@ -403,7 +446,9 @@ fn detect_uncached() -> Result<CgroupSupport, String> {
                 for (slot, ctrl) in v1.iter_mut().zip(["pids", "memory", "freezer"]) {
                     if slot.is_none() && opts.split(',').any(|o| o == ctrl) {
                         let own = own_path(&cgroup, |c| c.split(',').any(|c| c == ctrl));
-                        *slot = own.map(|own| join_own(mount, root, &own)).filter(|p| p.is_dir());
+                        *slot = own
+                            .map(|own| join_own(mount, root, &own))
+                            .filter(|p| p.is_dir());
                     }
                 }
             }
@@ -418,7 +463,11 @@ fn detect_uncached() -> Result<CgroupSupport, String> {
     }
     let [pids, memory, freezer] = v1;
     if pids.is_some() || memory.is_some() {
-        return Ok(CgroupSupport::V1 { pids, memory, freezer });
+        return Ok(CgroupSupport::V1 {
+            pids,
+            memory,
+            freezer,
+        });
     }
     v2.ok_or_else(|| "no cgroup v2 mount and no v1 pids or memory hierarchy".to_string())
 }
@@ -426,7 +475,11 @@ fn detect_uncached() -> Result<CgroupSupport, String> {
 fn v2_support(own: PathBuf) -> Result<CgroupSupport, String> {
     let controllers = read(own.join("cgroup.controllers"))?;
     let has = |c: &str| controllers.split_whitespace().any(|x| x == c);
-    Ok(CgroupSupport::V2 { pids: has("pids"), memory: has("memory"), own })
+    Ok(CgroupSupport::V2 {
+        pids: has("pids"),
+        memory: has("memory"),
+        own,
+    })
 }
 
 /// The path in `/proc/self/cgroup` of the hierarchy whose controller list satisfies `which`.
@@ -440,7 +493,11 @@ fn own_path(proc_cgroup: &str, which: impl Fn(&str) -> bool) -> Option<String> {
 
 /// The own directory: the mount point plus the own path relative to the mount's root.
 fn join_own(mount: &str, root: &str, own: &str) -> PathBuf {
-    let rel = if root != "/" { own.strip_prefix(root).unwrap_or(own) } else { own };
+    let rel = if root != "/" {
+        own.strip_prefix(root).unwrap_or(own)
+    } else {
+        own
+    };
     Path::new(mount).join(rel.trim_start_matches('/'))
 }
 
@@ -466,9 +523,13 @@ fn enable_v2_controllers(own: &Path, parent: &Path, pids: bool, memory: bool) {
             return;
         }
         let leaf = parent.join(ARENA_LEAF);
-        let moved = fs::create_dir(&leaf).and_then(|()| write_file_io(&leaf.join("cgroup.procs"), "0"));
+        let moved =
+            fs::create_dir(&leaf).and_then(|()| write_file_io(&leaf.join("cgroup.procs"), "0"));
         if let Err(e) = moved.and_then(|()| enable(own)) {
-            tracing::debug!("cgroup v2: can't enable controllers under {}: {e}", own.display());
+            tracing::debug!(
+                "cgroup v2: can't enable controllers under {}: {e}",
+                own.display()
+            );
             return;
         }
     }
@@ -490,7 +551,9 @@ pub(crate) fn reap_stale() {
 
 fn reap_stale_in(base: &Path) {
     let me = getpid().as_raw_nonzero().get();
-    let Ok(entries) = fs::read_dir(base) else { return };
+    let Ok(entries) = fs::read_dir(base) else {
+        return;
+    };
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(pid) = name
@@ -507,7 +570,12 @@ fn reap_stale_in(base: &Path) {
         tracing::info!("removing stale cgroup {}", parent.display());
         let deadline = Instant::now() + KILL_DEADLINE;
         let children: Vec<PathBuf> = fs::read_dir(&parent)
-            .map(|rd| rd.flatten().filter(|e| e.path().is_dir()).map(|e| e.path()).collect())
+            .map(|rd| {
+                rd.flatten()
+                    .filter(|e| e.path().is_dir())
+                    .map(|e| e.path())
+                    .collect()
+            })
             .unwrap_or_default();
         for dir in &children {
             let _ = write_file(&dir.join("pids.max"), "0");
@@ -525,7 +593,9 @@ fn reap_stale_in(base: &Path) {
 
 /// `pid` is a live process whose name starts with `arena`.
 fn arena_alive(pid: i32) -> bool {
-    let Some(p) = Pid::from_raw(pid) else { return false };
+    let Some(p) = Pid::from_raw(pid) else {
+        return false;
+    };
     match test_kill_process(p) {
         Ok(()) | Err(Errno::PERM) => fs::read_to_string(format!("/proc/{pid}/comm"))
             .map(|comm| comm.starts_with("arena"))
@@ -581,7 +651,10 @@ fn rmdir_retry(dir: &Path, deadline: Instant) -> io::Result<()> {
         match fs::remove_dir(dir) {
             Ok(()) => return Ok(()),
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
-            Err(e) if e.raw_os_error() == Some(Errno::BUSY.raw_os_error()) && Instant::now() < deadline => {
+            Err(e)
+                if e.raw_os_error() == Some(Errno::BUSY.raw_os_error())
+                    && Instant::now() < deadline =>
+            {
                 sleep(Duration::from_millis(2));
             }
             Err(e) => return Err(e),
@@ -595,7 +668,13 @@ fn sanitize(label: &str) -> String {
     let s: String = label
         .chars()
         .take(48)
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     if s.is_empty() { "bot".to_string() } else { s }
 }
@@ -619,7 +698,10 @@ fn read_key(path: &Path, key: &str) -> Option<u64> {
 
 /// One `write` of `value` into an existing control file.
 fn write_file_io(path: &Path, value: &str) -> io::Result<()> {
-    OpenOptions::new().write(true).open(path)?.write_all(value.as_bytes())
+    OpenOptions::new()
+        .write(true)
+        .open(path)?
+        .write_all(value.as_bytes())
 }
 
 fn write_file(path: &Path, value: &str) -> Result<(), String> {
@@ -646,7 +728,10 @@ mod tests {
                 Err(e) => e,
             }
         };
-        assert!(std::env::var_os("CI").is_none(), "{test}: cgroups unavailable under CI: {why}");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{test}: cgroups unavailable under CI: {why}"
+        );
         eprintln!("skipping {test}: {why}");
         None
     }
@@ -656,7 +741,10 @@ mod tests {
         match BotCgroup::create_in(support, test, &limits).expect("create") {
             Some(cg) => Some(cg),
             None => {
-                assert!(std::env::var_os("CI").is_none(), "{test}: no writable cgroup under CI");
+                assert!(
+                    std::env::var_os("CI").is_none(),
+                    "{test}: no writable cgroup under CI"
+                );
                 eprintln!("skipping {test}: no writable cgroup");
                 None
             }
@@ -665,7 +753,11 @@ mod tests {
 
     fn spawn_in(entry: CgroupEntry, script: &str) -> Child {
         let mut cmd = Command::new("/bin/sh");
-        cmd.arg("-c").arg(script).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        cmd.arg("-c")
+            .arg(script)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
         // SAFETY: `enter` only makes write syscalls on fds the cgroup keeps open.
         unsafe { cmd.pre_exec(move || entry.enter()) };
         cmd.spawn().expect("spawn /bin/sh")
@@ -688,7 +780,10 @@ mod tests {
         match test_kill_process(Pid::from_raw(pid).unwrap()) {
             Err(Errno::SRCH) => true,
             _ => fs::read_to_string(format!("/proc/{pid}/stat"))
-                .map(|s| s.rsplit_once(')').is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')))
+                .map(|s| {
+                    s.rsplit_once(')')
+                        .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'))
+                })
                 .unwrap_or(true),
         }
     }
@@ -703,29 +798,55 @@ mod tests {
     #[test]
     fn cgroup_parses_own_paths() {
         let pc = "9:name=systemd:/\n8:pids:/a\n4:memory,foo:/process_api/x\n0::/u\n";
-        assert_eq!(own_path(pc, |c| c.split(',').any(|c| c == "memory")).unwrap(), "/process_api/x");
+        assert_eq!(
+            own_path(pc, |c| c.split(',').any(|c| c == "memory")).unwrap(),
+            "/process_api/x"
+        );
         assert_eq!(own_path(pc, |c| c.is_empty()).unwrap(), "/u");
-        assert_eq!(join_own("/sys/fs/cgroup/pids", "/", "/a"), PathBuf::from("/sys/fs/cgroup/pids/a"));
+        assert_eq!(
+            join_own("/sys/fs/cgroup/pids", "/", "/a"),
+            PathBuf::from("/sys/fs/cgroup/pids/a")
+        );
         assert_eq!(join_own("/m", "/a", "/a/b"), PathBuf::from("/m/b"));
     }
 
     #[test]
     fn cgroup_pids_limit_stops_a_fork_bomb() {
-        let Some(cg) = create_or_skip("pids", CgroupLimits { pids: Some(50), memory_bytes: None }) else {
+        let Some(cg) = create_or_skip(
+            "pids",
+            CgroupLimits {
+                pids: Some(50),
+                memory_bytes: None,
+            },
+        ) else {
             return;
         };
         if cg.report().pids_max.is_none() {
-            assert!(std::env::var_os("CI").is_none(), "no pids controller under CI");
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "no pids controller under CI"
+            );
             eprintln!("skipping: no pids controller");
             return;
         }
-        let child = spawn_in(cg.entry(), "for i in $(seq 200); do sleep 30 >/dev/null 2>&1 & done; echo looped");
+        let child = spawn_in(
+            cg.entry(),
+            "for i in $(seq 200); do sleep 30 >/dev/null 2>&1 & done; echo looped",
+        );
         let out = child.wait_with_output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.to_lowercase().contains("fork"), "stderr: {stderr}");
-        let (_, dir) = cg.dirs.iter().find(|(k, _)| matches!(k, Kind::V1Pids | Kind::V2)).unwrap();
+        let (_, dir) = cg
+            .dirs
+            .iter()
+            .find(|(k, _)| matches!(k, Kind::V1Pids | Kind::V2))
+            .unwrap();
         let left = procs(dir);
-        assert!(left.len() <= 50 && left.len() >= 10, "{} processes", left.len());
+        assert!(
+            left.len() <= 50 && left.len() >= 10,
+            "{} processes",
+            left.len()
+        );
         assert!(cg.usage().pids_limit_hit);
         let paths = cg.paths();
         cg.kill_all();
@@ -737,17 +858,27 @@ mod tests {
     #[test]
     fn cgroup_memory_limit_kills_a_hog() {
         let limit = 100 << 20;
-        let Some(cg) = create_or_skip("memory", CgroupLimits { pids: None, memory_bytes: Some(limit) })
-        else {
+        let Some(cg) = create_or_skip(
+            "memory",
+            CgroupLimits {
+                pids: None,
+                memory_bytes: Some(limit),
+            },
+        ) else {
             return;
         };
         if cg.report().memory_max.is_none() {
-            assert!(std::env::var_os("CI").is_none(), "no memory controller under CI");
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "no memory controller under CI"
+            );
             eprintln!("skipping: no memory controller");
             return;
         }
         // tail keeps the whole (newline-free) last line: 400 MB unless the limit stops it.
-        let out = spawn_in(cg.entry(), "head -c 400M /dev/zero | tail").wait_with_output().unwrap();
+        let out = spawn_in(cg.entry(), "head -c 400M /dev/zero | tail")
+            .wait_with_output()
+            .unwrap();
         assert!(!out.status.success(), "{:?}", out.status);
         let usage = cg.usage();
         assert!(usage.memory_limit_hit, "{usage:?}");
@@ -758,10 +889,17 @@ mod tests {
 
     /// Double-forked, `setsid`'d grandchild; returns the pids seen in the cgroup.
     fn check_kill_all(cg: BotCgroup) {
-        let mut child = spawn_in(cg.entry(), "(setsid sleep 300 >/dev/null 2>&1 &); exec sleep 300");
+        let mut child = spawn_in(
+            cg.entry(),
+            "(setsid sleep 300 >/dev/null 2>&1 &); exec sleep 300",
+        );
         let dir = cg.dirs[0].1.clone();
         // sh execs into sleep; the subshell exits after starting setsid's sleep: 2 left.
-        assert!(wait_until(5, || procs(&dir).len() == 2), "{:?}", procs(&dir));
+        assert!(
+            wait_until(5, || procs(&dir).len() == 2),
+            "{:?}",
+            procs(&dir)
+        );
         let pids = procs(&dir);
         let paths = cg.paths();
         let start = Instant::now();
@@ -784,18 +922,33 @@ mod tests {
     #[test]
     fn cgroup_v2_kill_all_on_the_unified_mount() {
         let mount = Path::new("/sys/fs/cgroup/unified");
-        let is_v2 = read("/proc/self/mountinfo")
-            .is_ok_and(|m| m.lines().any(|l| l.contains(" /sys/fs/cgroup/unified ") && l.contains(" - cgroup2 ")));
+        let is_v2 = read("/proc/self/mountinfo").is_ok_and(|m| {
+            m.lines()
+                .any(|l| l.contains(" /sys/fs/cgroup/unified ") && l.contains(" - cgroup2 "))
+        });
         if !is_v2 || !geteuid().is_root() {
+            // CI is a hybrid v1 machine like this one, with cgroup2 at .../unified.
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "no cgroup2 at {} under CI",
+                mount.display()
+            );
             eprintln!("skipping: no cgroup2 at {} or not root", mount.display());
             return;
         }
         let support = CgroupSupport::v2_at(mount).unwrap();
-        let limits = CgroupLimits { pids: Some(20), memory_bytes: Some(64 << 20) };
-        let cg = BotCgroup::create_in(&support, "v2", &limits).unwrap().expect("v2 cgroup");
+        let limits = CgroupLimits {
+            pids: Some(20),
+            memory_bytes: Some(64 << 20),
+        };
+        let cg = BotCgroup::create_in(&support, "v2", &limits)
+            .unwrap()
+            .expect("v2 cgroup");
         let report = cg.report();
         assert_eq!(report.version, CgroupVersion::V2);
-        let CgroupSupport::V2 { pids, memory, .. } = support else { unreachable!() };
+        let CgroupSupport::V2 { pids, memory, .. } = support else {
+            unreachable!()
+        };
         assert_eq!(report.pids_max.is_some(), pids, "{report:?}");
         assert_eq!(report.memory_max.is_some(), memory, "{report:?}");
         check_kill_all(cg);
@@ -803,27 +956,45 @@ mod tests {
 
     #[test]
     fn cgroup_reap_stale_removes_dead_arenas() {
-        let Some(support) = support_or_skip("reap_stale") else { return };
+        let Some(support) = support_or_skip("reap_stale") else {
+            return;
+        };
         let mut done = Command::new("/bin/true").spawn().unwrap();
         let dead_pid = done.id();
         done.wait().unwrap();
-        let parents: Vec<PathBuf> =
-            support.bases().iter().map(|b| b.join(format!("{PARENT_PREFIX}{dead_pid}"))).collect();
+        let parents: Vec<PathBuf> = support
+            .bases()
+            .iter()
+            .map(|b| b.join(format!("{PARENT_PREFIX}{dead_pid}")))
+            .collect();
         let mut fds = Vec::new();
         for parent in &parents {
             fs::create_dir_all(parent.join("bot-0")).unwrap();
-            let f = OpenOptions::new().write(true).open(parent.join("bot-0/cgroup.procs")).unwrap();
+            let f = OpenOptions::new()
+                .write(true)
+                .open(parent.join("bot-0/cgroup.procs"))
+                .unwrap();
             fds.push(OwnedFd::from(f));
         }
-        let mut entry = CgroupEntry { fds: [-1; 3], len: 0 };
+        let mut entry = CgroupEntry {
+            fds: [-1; 3],
+            len: 0,
+        };
         for (slot, fd) in entry.fds.iter_mut().zip(&fds) {
             *slot = fd.as_raw_fd();
             entry.len += 1;
         }
-        let mut child = spawn_in(entry, "(setsid sleep 300 >/dev/null 2>&1 &); exec sleep 300");
+        let mut child = spawn_in(
+            entry,
+            "(setsid sleep 300 >/dev/null 2>&1 &); exec sleep 300",
+        );
         drop(fds);
         let bot = parents[0].join("bot-0");
-        assert!(wait_until(5, || procs(&bot).len() == 2), "{:?}", procs(&bot));
+        assert!(
+            wait_until(5, || procs(&bot).len() == 2),
+            "{:?}",
+            procs(&bot)
+        );
         let pids = procs(&bot);
         // Reap the direct child concurrently, as the arena's reaper would.
         let waiter = std::thread::spawn(move || child.wait().unwrap());
@@ -839,12 +1010,22 @@ mod tests {
         if support_or_skip("measure").is_none() {
             return;
         }
-        let limits = CgroupLimits { pids: Some(64), memory_bytes: Some(256 << 20) };
+        let limits = CgroupLimits {
+            pids: Some(64),
+            memory_bytes: Some(256 << 20),
+        };
         let rounds = 20;
-        let (mut create, mut spawn, mut kill, mut remove) = (Duration::ZERO, Duration::ZERO, Duration::ZERO, Duration::ZERO);
+        let (mut create, mut spawn, mut kill, mut remove) = (
+            Duration::ZERO,
+            Duration::ZERO,
+            Duration::ZERO,
+            Duration::ZERO,
+        );
         for _ in 0..rounds {
             let t = Instant::now();
-            let Some(cg) = BotCgroup::create("measure", &limits).unwrap() else { return };
+            let Some(cg) = BotCgroup::create("measure", &limits).unwrap() else {
+                return;
+            };
             create += t.elapsed();
             let t = Instant::now();
             let mut child = spawn_in(cg.entry(), "exec sleep 30");
