@@ -4,6 +4,7 @@
 //! group on every exit path.
 
 mod bwrap;
+mod cgroup;
 mod command;
 mod error;
 mod group;

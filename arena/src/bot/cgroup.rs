@@ -1,0 +1,1050 @@
+//! Per-bot cgroups: a pids and a memory limit for the bot *and everything it starts*, and a way
+//! to kill every descendant (double-forked, `setsid`'d ones included), which process groups
+//! can't do.
+//!
+//! Layout: `<own>/teenpatti-arena-<arena pid>/<label>-<n>`, where `<own>` is the arena's own
+//! cgroup (from `/proc/self/cgroup`), never the hierarchy root. Both versions are supported,
+//! detected at run time ([`detect`], cached):
+//!
+//! * **v1** (hybrid machines such as CI): one directory per controller, in the `pids`,
+//!   `memory` and (for killing) `freezer` hierarchies, each optional.
+//! * **v2**: one directory; `pids.max`, `memory.max` (+ `memory.swap.max` = 0,
+//!   `memory.oom.group` = 1) when those controllers can be enabled, and `cgroup.kill`.
+//!
+//! Anything missing (not root, read-only mount, controller not available or delegated) is a
+//! graceful fallback: [`BotCgroup::create`] returns `Ok(None)`, or a cgroup whose
+//! [`CgroupReport`] says which limits are in force.
+//!
+//! The child joins between fork and exec through [`CgroupEntry::enter`] (pre-opened
+//! `cgroup.procs` fds, async-signal-safe). [`BotCgroup`]'s `Drop` kills every process in it
+//! and removes the directories; [`reap_stale`] cleans up after an arena that was SIGKILLed.
+
+// Nothing outside the tests calls this module yet: the spawn path wires it in separately.
+#![cfg_attr(not(test), allow(dead_code))]
+
+use std::fs::{self, OpenOptions};
+use std::io::{self, Write};
+use std::os::fd::{AsRawFd, BorrowedFd, OwnedFd, RawFd};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+use rustix::io::Errno;
+use rustix::process::{Pid, Signal, getpid, kill_process, test_kill_process};
+use serde::Serialize;
+
+/// Prefix of the per-arena directory under the arena's own cgroup.
+const PARENT_PREFIX: &str = "teenpatti-arena-";
+/// How long killing every process of a cgroup may take before giving up.
+const KILL_DEADLINE: Duration = Duration::from_secs(2);
+/// How long `rmdir` is retried while the kernel still counts exiting tasks.
+const RMDIR_DEADLINE: Duration = Duration::from_secs(1);
+/// The v2 leaf the arena moves itself into when its own cgroup must have no processes.
+const ARENA_LEAF: &str = "arena";
+
+/// Serialises creating a per-arena directory plus a bot directory in it against removing the
+/// per-arena directory after the last bot, so neither removes what the other just made.
+static PARENTS: Mutex<()> = Mutex::new(());
+/// Makes bot directory names unique within the arena.
+static SERIAL: AtomicU64 = AtomicU64::new(0);
+
+/// Limits for one bot and all its descendants. `None`: no limit.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct CgroupLimits {
+    /// Processes and threads at once (`pids.max`).
+    pub pids: Option<u64>,
+    /// Memory including page cache and tmpfs pages the bot wrote, without swap.
+    pub memory_bytes: Option<u64>,
+}
+
+/// Which cgroup version is in use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum CgroupVersion {
+    V1,
+    V2,
+}
+
+/// What is in force for one bot (goes into `arena match --json`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub(crate) struct CgroupReport {
+    pub version: CgroupVersion,
+    /// The pids limit actually written, `None` when none is in force.
+    pub pids_max: Option<u64>,
+    /// The memory limit actually written, `None` when none is in force.
+    pub memory_max: Option<u64>,
+}
+
+/// Readings after (or during) a bot's run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub(crate) struct CgroupUsage {
+    /// Peak memory of the cgroup (v1 `memory.max_usage_in_bytes`, v2 `memory.peak`).
+    pub memory_peak_bytes: Option<u64>,
+    /// The memory limit was reached (reclaim or OOM kill).
+    pub memory_limit_hit: bool,
+    /// A fork or clone failed because of the pids limit.
+    pub pids_limit_hit: bool,
+}
+
+/// Where the arena's own cgroups are, as found by [`detect`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum CgroupSupport {
+    /// Own directories in the v1 hierarchies that exist (at least one of pids and memory).
+    V1 {
+        pids: Option<PathBuf>,
+        memory: Option<PathBuf>,
+        freezer: Option<PathBuf>,
+    },
+    /// The own directory in the v2 hierarchy and which of our controllers it offers.
+    V2 {
+        own: PathBuf,
+        pids: bool,
+        memory: bool,
+    },
+}
+
+/// The role of one bot directory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    V1Pids,
+    V1Memory,
+    V1Freezer,
+    V2,
+}
+
+/// The async-signal-safe part: raw `cgroup.procs` fds for the child to write `0` to.
+///
+/// Valid only while the [`BotCgroup`] it came from is alive (it owns the fds), i.e. until the
+/// spawn that runs [`CgroupEntry::enter`] has returned.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CgroupEntry {
+    fds: [RawFd; 3],
+    len: usize,
+}
+
+impl CgroupEntry {
+    /// Moves the calling process into the bot's cgroups. Call it in `pre_exec`: it only makes
+    /// `write` syscalls (no allocation, no locks), so it is async-signal-safe.
+    pub(crate) fn enter(&self) -> io::Result<()> {
+        for &fd in self.fds.iter().take(self.len) {
+            // SAFETY: the owning BotCgroup keeps the fd open until the spawn returns.
+            let fd = unsafe { BorrowedFd::borrow_raw(fd) };
+            rustix::io::write(fd, b"0")
+                .map_err(|e| io::Error::from_raw_os_error(e.raw_os_error()))?;
+        }
+        Ok(())
+    }
+}
+
+/// One bot's cgroup (one directory per v1 controller, or one v2 directory). Dropping it kills
+/// every process in it and removes the directories (best effort).
+#[derive(Debug)]
+pub(crate) struct BotCgroup {
+    dirs: Vec<(Kind, PathBuf)>,
+    procs: Vec<OwnedFd>,
+    report: CgroupReport,
+}
+
+impl BotCgroup {
+    /// A new cgroup for a bot named `label`, with `limits`. `Ok(None)` (the reason logged with
+    /// `tracing::debug`) when this machine has no usable cgroups; `Err` when a usable one
+    /// failed half way (the directories made so far are removed again).
+    pub(crate) fn create(label: &str, limits: &CgroupLimits) -> Result<Option<BotCgroup>, String> {
+        match detect() {
+            Ok(support) => BotCgroup::create_in(support, label, limits),
+            Err(reason) => {
+                tracing::debug!("no per-bot cgroups: {reason}");
+                Ok(None)
+            }
+        }
+    }
+
+    /// [`BotCgroup::create`] under an explicit [`CgroupSupport`] (tests pass a v2 mount).
+    pub(crate) fn create_in(
+        support: &CgroupSupport,
+        label: &str,
+        limits: &CgroupLimits,
+    ) -> Result<Option<BotCgroup>, String> {
+        let name = format!(
+            "{}-{}",
+            sanitize(label),
+            SERIAL.fetch_add(1, Ordering::Relaxed)
+        );
+        let parent_name = format!("{PARENT_PREFIX}{}", getpid().as_raw_nonzero());
+        let (version, bases): (CgroupVersion, Vec<(Kind, &Path)>) = match support {
+            CgroupSupport::V1 {
+                pids,
+                memory,
+                freezer,
+            } => (
+                CgroupVersion::V1,
+                [
+                    (Kind::V1Pids, pids),
+                    (Kind::V1Memory, memory),
+                    (Kind::V1Freezer, freezer),
+                ]
+                .into_iter()
+                .filter_map(|(k, p)| p.as_deref().map(|p| (k, p)))
+                .collect(),
+            ),
+            CgroupSupport::V2 { own, .. } => (CgroupVersion::V2, vec![(Kind::V2, own.as_path())]),
+        };
+        let mut cg = BotCgroup {
+            dirs: Vec::new(),
+            procs: Vec::new(),
+            report: CgroupReport {
+                version,
+                pids_max: None,
+                memory_max: None,
+            },
+        };
+        {
+            let _guard = PARENTS.lock().unwrap_or_else(|e| e.into_inner());
+            for (kind, base) in bases {
+                let parent = base.join(&parent_name);
+                let made_parent = match fs::create_dir(&parent) {
+                    Ok(()) => true,
+                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => false,
+                    Err(e) => {
+                        tracing::debug!("cgroup {}: {e}", parent.display());
+                        continue;
+                    }
+                };
+                if let CgroupSupport::V2 { own, pids, memory } = support
+                    && made_parent
+                {
+                    enable_v2_controllers(own, &parent, *pids, *memory);
+                }
+                let dir = parent.join(&name);
+                if let Err(e) = fs::create_dir(&dir) {
+                    tracing::debug!("cgroup {}: {e}", dir.display());
+                    continue;
+                }
+                cg.dirs.push((kind, dir));
+            }
+        }
+        if cg.dirs.is_empty() {
+            tracing::debug!("no per-bot cgroups: no writable cgroup directory");
+            return Ok(None);
+        }
+        // From here on a failure drops `cg`, which removes what was made.
+        for (kind, dir) in &cg.dirs {
+            if let (Some(n), Kind::V1Pids | Kind::V2) = (limits.pids, kind)
+                && dir.join("pids.max").exists()
+            {
+                write_file(&dir.join("pids.max"), &n.to_string())?;
+                cg.report.pids_max = Some(n);
+            }
+            if let Some(n) = limits.memory_bytes {
+                match kind {
+                    Kind::V1Memory => {
+                        // memsw must stay >= the memory limit, so memory first.
+                        write_file(&dir.join("memory.limit_in_bytes"), &n.to_string())?;
+                        let memsw = dir.join("memory.memsw.limit_in_bytes");
+                        if memsw.exists() {
+                            write_file(&memsw, &n.to_string())?;
+                        }
+                        cg.report.memory_max = Some(n);
+                    }
+                    Kind::V2 if dir.join("memory.max").exists() => {
+                        write_file(&dir.join("memory.max"), &n.to_string())?;
+                        let swap = dir.join("memory.swap.max");
+                        if swap.exists() {
+                            write_file(&swap, "0")?;
+                        }
+                        let oom_group = dir.join("memory.oom.group");
+                        if oom_group.exists() {
+                            write_file(&oom_group, "1")?;
+                        }
+                        cg.report.memory_max = Some(n);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        for (_, dir) in &cg.dirs {
+            let path = dir.join("cgroup.procs");
+            let file = OpenOptions::new()
+                .write(true)
+                .open(&path)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            cg.procs.push(OwnedFd::from(file));
+        }
+        Ok(Some(cg))
+    }
+
+    /// The fds for the child's `pre_exec` hook; see [`CgroupEntry::enter`].
+    pub(crate) fn entry(&self) -> CgroupEntry {
+        let mut entry = CgroupEntry {
+            fds: [-1; 3],
+            len: 0,
+        };
+        for (slot, fd) in entry.fds.iter_mut().zip(&self.procs) {
+            *slot = fd.as_raw_fd();
+            entry.len += 1;
+        }
+        entry
+    }
+
+    /// SIGKILLs every process in the cgroup, `setsid`'d and double-forked descendants
+    /// included, and waits (up to 2 s) until none is left. Does not reap: the arena reaps its
+    /// own children (and, as subreaper, adopted orphans) elsewhere.
+    ///
+    /// v2: `cgroup.kill`. v1: `pids.max` = 0 first (no new forks), then the freezer if mounted
+    /// (freeze, SIGKILL each, thaw), then SIGKILL what `cgroup.procs` lists until it is empty.
+    pub(crate) fn kill_all(&self) {
+        let deadline = Instant::now() + KILL_DEADLINE;
+        for (kind, dir) in &self.dirs {
+            if *kind == Kind::V1Pids {
+                let _ = write_file(&dir.join("pids.max"), "0");
+            }
+        }
+        // Freezer first: it is the one without a pid-reuse race.
+        let mut ordered: Vec<&Path> = Vec::with_capacity(self.dirs.len());
+        ordered.extend(
+            self.dirs
+                .iter()
+                .filter(|(k, _)| *k == Kind::V1Freezer)
+                .map(|(_, d)| d.as_path()),
+        );
+        ordered.extend(
+            self.dirs
+                .iter()
+                .filter(|(k, _)| *k != Kind::V1Freezer)
+                .map(|(_, d)| d.as_path()),
+        );
+        for dir in ordered {
+            kill_dir(dir, deadline);
+        }
+    }
+
+    /// Peak memory and whether the limits were hit.
+    pub(crate) fn usage(&self) -> CgroupUsage {
+        let mut usage = CgroupUsage::default();
+        for (kind, dir) in &self.dirs {
+            match kind {
+                Kind::V1Memory => {
+                    usage.memory_peak_bytes = read_u64(&dir.join("memory.max_usage_in_bytes"));
+                    usage.memory_limit_hit = read_u64(&dir.join("memory.failcnt")).unwrap_or(0) > 0
+                        || read_u64(&dir.join("memory.memsw.failcnt")).unwrap_or(0) > 0
+                        || read_key(&dir.join("memory.oom_control"), "oom_kill").unwrap_or(0) > 0;
+                }
+                Kind::V1Pids => {
+                    usage.pids_limit_hit =
+                        read_key(&dir.join("pids.events"), "max").unwrap_or(0) > 0;
+                }
+                Kind::V2 => {
+                    usage.memory_peak_bytes = read_u64(&dir.join("memory.peak"));
+                    let events = dir.join("memory.events");
+                    usage.memory_limit_hit = read_key(&events, "max").unwrap_or(0) > 0
+                        || read_key(&events, "oom_kill").unwrap_or(0) > 0;
+                    usage.pids_limit_hit =
+                        read_key(&dir.join("pids.events"), "max").unwrap_or(0) > 0;
+                }
+                Kind::V1Freezer => {}
+            }
+        }
+        usage
+    }
+
+    /// Which limits are in force.
+    pub(crate) fn report(&self) -> CgroupReport {
+        self.report
+    }
+
+    /// Removes the (empty) directories, retrying while the kernel still counts exiting tasks,
+    /// then the per-arena directory if this was its last bot. Best effort.
+    fn remove(&mut self) {
+        let deadline = Instant::now() + RMDIR_DEADLINE;
+        self.procs.clear();
+        for (_, dir) in &self.dirs {
+            if let Err(e) = rmdir_retry(dir, deadline) {
+                tracing::warn!("rmdir {}: {e}", dir.display());
+            }
+        }
+        let _guard = PARENTS.lock().unwrap_or_else(|e| e.into_inner());
+        for (_, dir) in self.dirs.drain(..) {
+            if let Some(parent) = dir.parent() {
+                // Fails while other bots (or the v2 arena leaf) are still in it: fine.
+                let _ = fs::remove_dir(parent);
+            }
+        }
+    }
+
+    #[cfg(test)]
+    fn paths(&self) -> Vec<PathBuf> {
+        self.dirs.iter().map(|(_, d)| d.clone()).collect()
+    }
+}
+
+impl Drop for BotCgroup {
+    fn drop(&mut self) {
+        self.kill_all();
+        self.remove();
+    }
+}
+
+impl CgroupSupport {
+    /// The v2 hierarchy mounted at `mount` (tests: the hybrid `/sys/fs/cgroup/unified`).
+    pub(crate) fn v2_at(mount: &Path) -> Result<CgroupSupport, String> {
+        let own = own_path(&read("/proc/self/cgroup")?, |c| c.is_empty())
+            .ok_or("no cgroup v2 entry in /proc/self/cgroup")?;
+        v2_support(mount.join(own.trim_start_matches('/')))
+    }
+
+    /// The own directories, one per hierarchy used.
+    fn bases(&self) -> Vec<&Path> {
+        match self {
+            CgroupSupport::V1 {
+                pids,
+                memory,
+                freezer,
+            } => [pids, memory, freezer]
+                .into_iter()
+                .filter_map(|p| p.as_deref())
+                .collect(),
+            CgroupSupport::V2 { own, .. } => vec![own.as_path()],
+        }
+    }
+}
+
+/// The arena's cgroups, detected once: v2 when its own v2 cgroup offers pids or memory, else
+/// v1 when a pids or memory hierarchy is mounted, else v2 without controllers (killing only).
+pub(crate) fn detect() -> Result<&'static CgroupSupport, String> {
+    static SUPPORT: OnceLock<Result<CgroupSupport, String>> = OnceLock::new();
+    SUPPORT
+        .get_or_init(detect_uncached)
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+fn detect_uncached() -> Result<CgroupSupport, String> {
+    let cgroup = read("/proc/self/cgroup")?;
+    let mountinfo = read("/proc/self/mountinfo")?;
+    let mut v1 = [None, None, None];
+    let mut v2 = None;
+    for line in mountinfo.lines() {
+        let Some((left, right)) = line.split_once(" - ") else {
+            continue;
+        };
+        let left: Vec<&str> = left.split(' ').collect();
+        let right: Vec<&str> = right.split(' ').collect();
+        let (Some(root), Some(mount), Some(fstype)) = (left.get(3), left.get(4), right.first())
+        else {
+            continue;
+        };
+        match *fstype {
+            "cgroup2" if v2.is_none() => {
+                if let Some(own) = own_path(&cgroup, |c| c.is_empty()) {
+                    v2 = Some(join_own(mount, root, &own));
+                }
+            }
+            "cgroup" => {
+                let opts = right.get(2).copied().unwrap_or("");
+                for (slot, ctrl) in v1.iter_mut().zip(["pids", "memory", "freezer"]) {
+                    if slot.is_none() && opts.split(',').any(|o| o == ctrl) {
+                        let own = own_path(&cgroup, |c| c.split(',').any(|c| c == ctrl));
+                        *slot = own
+                            .map(|own| join_own(mount, root, &own))
+                            .filter(|p| p.is_dir());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let v2 = v2.filter(|p| p.is_dir()).map(v2_support).transpose()?;
+    if let Some(s @ CgroupSupport::V2 { pids, memory, .. }) = v2.as_ref()
+        && (*pids || *memory)
+    {
+        return Ok(s.clone());
+    }
+    let [pids, memory, freezer] = v1;
+    if pids.is_some() || memory.is_some() {
+        return Ok(CgroupSupport::V1 {
+            pids,
+            memory,
+            freezer,
+        });
+    }
+    v2.ok_or_else(|| "no cgroup v2 mount and no v1 pids or memory hierarchy".to_string())
+}
+
+fn v2_support(own: PathBuf) -> Result<CgroupSupport, String> {
+    let controllers = read(own.join("cgroup.controllers"))?;
+    let has = |c: &str| controllers.split_whitespace().any(|x| x == c);
+    Ok(CgroupSupport::V2 {
+        pids: has("pids"),
+        memory: has("memory"),
+        own,
+    })
+}
+
+/// The path in `/proc/self/cgroup` of the hierarchy whose controller list satisfies `which`.
+fn own_path(proc_cgroup: &str, which: impl Fn(&str) -> bool) -> Option<String> {
+    proc_cgroup.lines().find_map(|line| {
+        let mut parts = line.splitn(3, ':');
+        let (_, ctrls, path) = (parts.next()?, parts.next()?, parts.next()?);
+        which(ctrls).then(|| path.to_string())
+    })
+}
+
+/// The own directory: the mount point plus the own path relative to the mount's root.
+fn join_own(mount: &str, root: &str, own: &str) -> PathBuf {
+    let rel = if root != "/" {
+        own.strip_prefix(root).unwrap_or(own)
+    } else {
+        own
+    };
+    Path::new(mount).join(rel.trim_start_matches('/'))
+}
+
+/// v2: lets `parent` (just created) hand pids and memory to its children. `<own>` must have
+/// them in its `subtree_control` too, which the kernel refuses while `<own>` has processes
+/// (unless it is the root): then the arena moves itself into `parent/arena` first. Failure
+/// just leaves the limits out of force.
+fn enable_v2_controllers(own: &Path, parent: &Path, pids: bool, memory: bool) {
+    let wanted: Vec<&str> = [("pids", pids), ("memory", memory)]
+        .into_iter()
+        .filter_map(|(c, ok)| ok.then_some(c))
+        .collect();
+    if wanted.is_empty() {
+        return;
+    }
+    let enable = |dir: &Path| -> io::Result<()> {
+        let line: Vec<String> = wanted.iter().map(|c| format!("+{c}")).collect();
+        write_file_io(&dir.join("cgroup.subtree_control"), &line.join(" "))
+    };
+    if let Err(e) = enable(own) {
+        if e.raw_os_error() != Some(Errno::BUSY.raw_os_error()) {
+            tracing::debug!("cgroup v2 {}: {e}", own.display());
+            return;
+        }
+        let leaf = parent.join(ARENA_LEAF);
+        let moved =
+            fs::create_dir(&leaf).and_then(|()| write_file_io(&leaf.join("cgroup.procs"), "0"));
+        if let Err(e) = moved.and_then(|()| enable(own)) {
+            tracing::debug!(
+                "cgroup v2: can't enable controllers under {}: {e}",
+                own.display()
+            );
+            return;
+        }
+    }
+    if let Err(e) = enable(parent) {
+        tracing::debug!("cgroup v2 {}: {e}", parent.display());
+    }
+}
+
+/// Cleans up after arenas that died without removing their cgroups (SIGKILL): every
+/// `teenpatti-arena-<pid>` directory under the arena's own cgroups whose pid is not a live
+/// process named `arena*` gets its processes killed and is removed. Call it at startup.
+pub(crate) fn reap_stale() {
+    if let Ok(support) = detect() {
+        for base in support.bases() {
+            reap_stale_in(base);
+        }
+    }
+}
+
+fn reap_stale_in(base: &Path) {
+    let me = getpid().as_raw_nonzero().get();
+    let Ok(entries) = fs::read_dir(base) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(PARENT_PREFIX))
+            .and_then(|p| p.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        if pid == me || arena_alive(pid) {
+            continue;
+        }
+        let parent = entry.path();
+        tracing::info!("removing stale cgroup {}", parent.display());
+        let deadline = Instant::now() + KILL_DEADLINE;
+        let children: Vec<PathBuf> = fs::read_dir(&parent)
+            .map(|rd| {
+                rd.flatten()
+                    .filter(|e| e.path().is_dir())
+                    .map(|e| e.path())
+                    .collect()
+            })
+            .unwrap_or_default();
+        for dir in &children {
+            let _ = write_file(&dir.join("pids.max"), "0");
+            kill_dir(dir, deadline);
+        }
+        kill_dir(&parent, deadline);
+        let rm_deadline = Instant::now() + RMDIR_DEADLINE;
+        for dir in children.iter().chain([&parent]) {
+            if let Err(e) = rmdir_retry(dir, rm_deadline) {
+                tracing::warn!("rmdir {}: {e}", dir.display());
+            }
+        }
+    }
+}
+
+/// `pid` is a live process whose name starts with `arena`.
+fn arena_alive(pid: i32) -> bool {
+    let Some(p) = Pid::from_raw(pid) else {
+        return false;
+    };
+    match test_kill_process(p) {
+        Ok(()) | Err(Errno::PERM) => fs::read_to_string(format!("/proc/{pid}/comm"))
+            .map(|comm| comm.starts_with("arena"))
+            .unwrap_or(false),
+        Err(_) => false,
+    }
+}
+
+/// Kills every process in one cgroup directory: `cgroup.kill` (v2, 5.14+) or the freezer if
+/// the directory has them, then SIGKILL to what `cgroup.procs` lists until it is empty or the
+/// deadline passes.
+fn kill_dir(dir: &Path, deadline: Instant) {
+    let kill = dir.join("cgroup.kill");
+    if kill.exists() && write_file(&kill, "1").is_ok() {
+        // The kernel kills, concurrent forks included; just wait for the list to drain.
+    } else if dir.join("freezer.state").exists() {
+        let state = dir.join("freezer.state");
+        if write_file(&state, "FROZEN").is_ok() {
+            while read(&state).is_ok_and(|s| s.trim() != "FROZEN") && Instant::now() < deadline {
+                sleep(Duration::from_millis(1));
+            }
+            signal_all(dir);
+            let _ = write_file(&state, "THAWED");
+        }
+    }
+    loop {
+        if signal_all(dir) == 0 || Instant::now() >= deadline {
+            break;
+        }
+        sleep(Duration::from_millis(1));
+    }
+}
+
+/// SIGKILL to every pid in `dir/cgroup.procs`; how many were listed.
+fn signal_all(dir: &Path) -> usize {
+    let pids = procs(dir);
+    for &pid in &pids {
+        if let Some(p) = Pid::from_raw(pid) {
+            let _ = kill_process(p, Signal::KILL);
+        }
+    }
+    pids.len()
+}
+
+fn procs(dir: &Path) -> Vec<i32> {
+    read(dir.join("cgroup.procs"))
+        .map(|s| s.lines().filter_map(|l| l.trim().parse().ok()).collect())
+        .unwrap_or_default()
+}
+
+fn rmdir_retry(dir: &Path, deadline: Instant) -> io::Result<()> {
+    loop {
+        match fs::remove_dir(dir) {
+            Ok(()) => return Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+            Err(e)
+                if e.raw_os_error() == Some(Errno::BUSY.raw_os_error())
+                    && Instant::now() < deadline =>
+            {
+                sleep(Duration::from_millis(2));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Keeps `[A-Za-z0-9_-]` (max 48), so a label can't escape the directory or clash with a
+/// control file.
+fn sanitize(label: &str) -> String {
+    let s: String = label
+        .chars()
+        .take(48)
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if s.is_empty() { "bot".to_string() } else { s }
+}
+
+fn read(path: impl AsRef<Path>) -> Result<String, String> {
+    let path = path.as_ref();
+    fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn read_u64(path: &Path) -> Option<u64> {
+    fs::read_to_string(path).ok()?.trim().parse().ok()
+}
+
+/// The value of `key` in a flat-keyed file (`memory.events`, `pids.events`, ...).
+fn read_key(path: &Path, key: &str) -> Option<u64> {
+    fs::read_to_string(path).ok()?.lines().find_map(|line| {
+        let (k, v) = line.split_once(' ')?;
+        (k == key).then(|| v.trim().parse().ok()).flatten()
+    })
+}
+
+/// One `write` of `value` into an existing control file.
+fn write_file_io(path: &Path, value: &str) -> io::Result<()> {
+    OpenOptions::new()
+        .write(true)
+        .open(path)?
+        .write_all(value.as_bytes())
+}
+
+fn write_file(path: &Path, value: &str) -> Result<(), String> {
+    write_file_io(path, value).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    use std::process::{Child, Command, Stdio};
+
+    use rustix::process::geteuid;
+
+    use super::*;
+
+    /// The detected support, or `None` after printing why these tests can't run here. Under
+    /// `CI` (root, cgroup v1) that is a failure instead.
+    fn support_or_skip(test: &str) -> Option<&'static CgroupSupport> {
+        let why = if !geteuid().is_root() {
+            "not root".to_string()
+        } else {
+            match detect() {
+                Ok(s) => return Some(s),
+                Err(e) => e,
+            }
+        };
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{test}: cgroups unavailable under CI: {why}"
+        );
+        eprintln!("skipping {test}: {why}");
+        None
+    }
+
+    fn create_or_skip(test: &str, limits: CgroupLimits) -> Option<BotCgroup> {
+        let support = support_or_skip(test)?;
+        match BotCgroup::create_in(support, test, &limits).expect("create") {
+            Some(cg) => Some(cg),
+            None => {
+                assert!(
+                    std::env::var_os("CI").is_none(),
+                    "{test}: no writable cgroup under CI"
+                );
+                eprintln!("skipping {test}: no writable cgroup");
+                None
+            }
+        }
+    }
+
+    fn spawn_in(entry: CgroupEntry, script: &str) -> Child {
+        let mut cmd = Command::new("/bin/sh");
+        cmd.arg("-c")
+            .arg(script)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        // SAFETY: `enter` only makes write syscalls on fds the cgroup keeps open.
+        unsafe { cmd.pre_exec(move || entry.enter()) };
+        cmd.spawn().expect("spawn /bin/sh")
+    }
+
+    /// Polls `cond` every 10 ms for up to `secs`.
+    fn wait_until(secs: u64, mut cond: impl FnMut() -> bool) -> bool {
+        let deadline = Instant::now() + Duration::from_secs(secs);
+        while Instant::now() < deadline {
+            if cond() {
+                return true;
+            }
+            sleep(Duration::from_millis(10));
+        }
+        cond()
+    }
+
+    /// `pid` is gone or a zombie (an orphan waiting for init or the subreaper).
+    fn dead(pid: i32) -> bool {
+        match test_kill_process(Pid::from_raw(pid).unwrap()) {
+            Err(Errno::SRCH) => true,
+            _ => fs::read_to_string(format!("/proc/{pid}/stat"))
+                .map(|s| {
+                    s.rsplit_once(')')
+                        .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'))
+                })
+                .unwrap_or(true),
+        }
+    }
+
+    #[test]
+    fn cgroup_sanitize_keeps_names_inside_the_directory() {
+        assert_eq!(sanitize("../x/y.z"), "___x_y_z");
+        assert_eq!(sanitize(""), "bot");
+        assert_eq!(sanitize("chaal-bot_2"), "chaal-bot_2");
+    }
+
+    #[test]
+    fn cgroup_parses_own_paths() {
+        let pc = "9:name=systemd:/\n8:pids:/a\n4:memory,foo:/process_api/x\n0::/u\n";
+        assert_eq!(
+            own_path(pc, |c| c.split(',').any(|c| c == "memory")).unwrap(),
+            "/process_api/x"
+        );
+        assert_eq!(own_path(pc, |c| c.is_empty()).unwrap(), "/u");
+        assert_eq!(
+            join_own("/sys/fs/cgroup/pids", "/", "/a"),
+            PathBuf::from("/sys/fs/cgroup/pids/a")
+        );
+        assert_eq!(join_own("/m", "/a", "/a/b"), PathBuf::from("/m/b"));
+    }
+
+    #[test]
+    fn cgroup_pids_limit_stops_a_fork_bomb() {
+        let Some(cg) = create_or_skip(
+            "pids",
+            CgroupLimits {
+                pids: Some(50),
+                memory_bytes: None,
+            },
+        ) else {
+            return;
+        };
+        if cg.report().pids_max.is_none() {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "no pids controller under CI"
+            );
+            eprintln!("skipping: no pids controller");
+            return;
+        }
+        let child = spawn_in(
+            cg.entry(),
+            "for i in $(seq 200); do sleep 30 >/dev/null 2>&1 & done; echo looped",
+        );
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.to_lowercase().contains("fork"), "stderr: {stderr}");
+        let (_, dir) = cg
+            .dirs
+            .iter()
+            .find(|(k, _)| matches!(k, Kind::V1Pids | Kind::V2))
+            .unwrap();
+        let left = procs(dir);
+        assert!(
+            left.len() <= 50 && left.len() >= 10,
+            "{} processes",
+            left.len()
+        );
+        assert!(cg.usage().pids_limit_hit);
+        let paths = cg.paths();
+        cg.kill_all();
+        assert!(left.iter().all(|&p| dead(p)));
+        drop(cg);
+        assert!(paths.iter().all(|p| !p.exists()), "{paths:?}");
+    }
+
+    #[test]
+    fn cgroup_memory_limit_kills_a_hog() {
+        let limit = 100 << 20;
+        let Some(cg) = create_or_skip(
+            "memory",
+            CgroupLimits {
+                pids: None,
+                memory_bytes: Some(limit),
+            },
+        ) else {
+            return;
+        };
+        if cg.report().memory_max.is_none() {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "no memory controller under CI"
+            );
+            eprintln!("skipping: no memory controller");
+            return;
+        }
+        // tail keeps the whole (newline-free) last line: 400 MB unless the limit stops it.
+        let out = spawn_in(cg.entry(), "head -c 400M /dev/zero | tail")
+            .wait_with_output()
+            .unwrap();
+        assert!(!out.status.success(), "{:?}", out.status);
+        let usage = cg.usage();
+        assert!(usage.memory_limit_hit, "{usage:?}");
+        let peak = usage.memory_peak_bytes.unwrap();
+        assert!(peak <= limit + (1 << 20), "peak {peak}");
+        assert!(peak >= limit / 2, "peak {peak}");
+    }
+
+    /// Double-forked, `setsid`'d grandchild; returns the pids seen in the cgroup.
+    fn check_kill_all(cg: BotCgroup) {
+        let mut child = spawn_in(
+            cg.entry(),
+            "(setsid sleep 300 >/dev/null 2>&1 &); exec sleep 300",
+        );
+        let dir = cg.dirs[0].1.clone();
+        // sh execs into sleep; the subshell exits after starting setsid's sleep: 2 left.
+        assert!(
+            wait_until(5, || procs(&dir).len() == 2),
+            "{:?}",
+            procs(&dir)
+        );
+        let pids = procs(&dir);
+        let paths = cg.paths();
+        let start = Instant::now();
+        cg.kill_all();
+        eprintln!("kill_all took {:?}", start.elapsed());
+        assert_eq!(child.wait().unwrap().signal(), Some(9));
+        assert!(wait_until(2, || pids.iter().all(|&p| dead(p))), "{pids:?}");
+        assert!(procs(&dir).is_empty());
+        drop(cg);
+        assert!(paths.iter().all(|p| !p.exists()), "{paths:?}");
+    }
+
+    #[test]
+    fn cgroup_kill_all_gets_setsid_grandchildren() {
+        if let Some(cg) = create_or_skip("kill", CgroupLimits::default()) {
+            check_kill_all(cg);
+        }
+    }
+
+    #[test]
+    fn cgroup_v2_kill_all_on_the_unified_mount() {
+        let mount = Path::new("/sys/fs/cgroup/unified");
+        let is_v2 = read("/proc/self/mountinfo").is_ok_and(|m| {
+            m.lines()
+                .any(|l| l.contains(" /sys/fs/cgroup/unified ") && l.contains(" - cgroup2 "))
+        });
+        if !is_v2 || !geteuid().is_root() {
+            // CI is a hybrid v1 machine like this one, with cgroup2 at .../unified.
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "no cgroup2 at {} under CI",
+                mount.display()
+            );
+            eprintln!("skipping: no cgroup2 at {} or not root", mount.display());
+            return;
+        }
+        let support = CgroupSupport::v2_at(mount).unwrap();
+        let limits = CgroupLimits {
+            pids: Some(20),
+            memory_bytes: Some(64 << 20),
+        };
+        let cg = BotCgroup::create_in(&support, "v2", &limits)
+            .unwrap()
+            .expect("v2 cgroup");
+        let report = cg.report();
+        assert_eq!(report.version, CgroupVersion::V2);
+        let CgroupSupport::V2 { pids, memory, .. } = support else {
+            unreachable!()
+        };
+        assert_eq!(report.pids_max.is_some(), pids, "{report:?}");
+        assert_eq!(report.memory_max.is_some(), memory, "{report:?}");
+        check_kill_all(cg);
+    }
+
+    #[test]
+    fn cgroup_reap_stale_removes_dead_arenas() {
+        let Some(support) = support_or_skip("reap_stale") else {
+            return;
+        };
+        let mut done = Command::new("/bin/true").spawn().unwrap();
+        let dead_pid = done.id();
+        done.wait().unwrap();
+        let parents: Vec<PathBuf> = support
+            .bases()
+            .iter()
+            .map(|b| b.join(format!("{PARENT_PREFIX}{dead_pid}")))
+            .collect();
+        let mut fds = Vec::new();
+        for parent in &parents {
+            fs::create_dir_all(parent.join("bot-0")).unwrap();
+            let f = OpenOptions::new()
+                .write(true)
+                .open(parent.join("bot-0/cgroup.procs"))
+                .unwrap();
+            fds.push(OwnedFd::from(f));
+        }
+        let mut entry = CgroupEntry {
+            fds: [-1; 3],
+            len: 0,
+        };
+        for (slot, fd) in entry.fds.iter_mut().zip(&fds) {
+            *slot = fd.as_raw_fd();
+            entry.len += 1;
+        }
+        let mut child = spawn_in(
+            entry,
+            "(setsid sleep 300 >/dev/null 2>&1 &); exec sleep 300",
+        );
+        drop(fds);
+        let bot = parents[0].join("bot-0");
+        assert!(
+            wait_until(5, || procs(&bot).len() == 2),
+            "{:?}",
+            procs(&bot)
+        );
+        let pids = procs(&bot);
+        // Reap the direct child concurrently, as the arena's reaper would.
+        let waiter = std::thread::spawn(move || child.wait().unwrap());
+        reap_stale();
+        assert_eq!(waiter.join().unwrap().signal(), Some(9));
+        assert!(wait_until(2, || pids.iter().all(|&p| dead(p))), "{pids:?}");
+        assert!(parents.iter().all(|p| !p.exists()), "{parents:?}");
+    }
+
+    /// Not an assertion: prints what one bot's cgroup costs (run with --nocapture).
+    #[test]
+    fn cgroup_measure_create_join_kill_remove() {
+        if support_or_skip("measure").is_none() {
+            return;
+        }
+        let limits = CgroupLimits {
+            pids: Some(64),
+            memory_bytes: Some(256 << 20),
+        };
+        let rounds = 20;
+        let (mut create, mut spawn, mut kill, mut remove) = (
+            Duration::ZERO,
+            Duration::ZERO,
+            Duration::ZERO,
+            Duration::ZERO,
+        );
+        for _ in 0..rounds {
+            let t = Instant::now();
+            let Some(cg) = BotCgroup::create("measure", &limits).unwrap() else {
+                return;
+            };
+            create += t.elapsed();
+            let t = Instant::now();
+            let mut child = spawn_in(cg.entry(), "exec sleep 30");
+            spawn += t.elapsed();
+            let t = Instant::now();
+            cg.kill_all();
+            kill += t.elapsed();
+            child.wait().unwrap();
+            let t = Instant::now();
+            drop(cg);
+            remove += t.elapsed();
+        }
+        let n = rounds as u32;
+        eprintln!(
+            "per bot: create {:?}, spawn+join {:?}, kill_all {:?}, remove {:?}",
+            create / n,
+            spawn / n,
+            kill / n,
+            remove / n
+        );
+    }
+}
