@@ -9,6 +9,7 @@ use std::process::Stdio;
 
 use tokio::process::Command;
 
+use super::cgroup::{BotCgroup, CgroupLimits};
 use super::bwrap::{BwrapPlan, Hidden, SYSTEM_DIRS, bwrap_args, under_hidden};
 use super::error::SpawnError;
 use super::identity::{BotUid, running_as_root};
@@ -31,6 +32,8 @@ pub(crate) struct Held {
     pub uid: Option<BotUid>,
     /// The seccomp program given to bwrap; needed only until spawn returns.
     pub seccomp: Option<std::fs::File>,
+    /// The bot's cgroup: its limits, and the way to kill every descendant.
+    pub cgroup: Option<BotCgroup>,
 }
 
 pub(crate) fn prepare(spec: &BotSpec) -> Result<Prepared, SpawnError> {
@@ -86,6 +89,14 @@ pub(crate) fn prepare(spec: &BotSpec) -> Result<Prepared, SpawnError> {
             BotUid::allocate()
                 .map_err(|e| unavailable(format!("cannot reserve a uid for the bot: {e}")))?,
         );
+    }
+    if spec.sandbox != SandboxLevel::None {
+        let limits = CgroupLimits {
+            pids: spec.limits.processes,
+            memory_bytes: spec.limits.memory_bytes,
+        };
+        held.cgroup = BotCgroup::create(&spec.name, &limits)
+            .map_err(|e| unavailable(format!("cannot set up the bot's cgroup: {e}")))?;
     }
     let bot_uid = held.uid.as_ref().map(BotUid::uid);
     let mut setup = ChildSetup {
@@ -153,7 +164,7 @@ pub(crate) fn prepare(spec: &BotSpec) -> Result<Prepared, SpawnError> {
     } else {
         // `setsid()` in a `pre_exec` hook: own session, hence own group, and no controlling
         // terminal; then the rlimits, the uid, no_new_privs and the death signal.
-        limits::install(&mut cmd, setup, None);
+        limits::install(&mut cmd, setup, held.cgroup.as_ref().map(BotCgroup::entry));
     }
     cmd.env_clear()
         .envs(env)

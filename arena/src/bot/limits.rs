@@ -7,6 +7,7 @@ use std::os::fd::RawFd;
 use rustix::process::{Resource, Rlimit, getrlimit, setrlimit, setsid};
 use tokio::process::Command;
 
+use super::cgroup::CgroupEntry;
 use super::spec::Limits;
 
 /// Everything the child applies to itself. `Copy` and made of integers only: the hook runs
@@ -34,8 +35,8 @@ pub(crate) struct ChildSetup {
 /// it can't open `/dev/tty` or inject keystrokes into the user's shell with `TIOCSTI`.
 ///
 /// Registering a hook switches std from `posix_spawn` to `fork`+`exec`.
-pub(crate) fn install(cmd: &mut Command, setup: ChildSetup, before: Option<EnterHook>) {
-    // SAFETY: the closure captures only `setup` and `before`, plain integers, and makes
+pub(crate) fn install(cmd: &mut Command, setup: ChildSetup, cgroup: Option<CgroupEntry>) {
+    // SAFETY: the closure captures only `setup` and `cgroup`, plain integers, and makes
     // plain syscalls (setsid, write, setrlimit, fcntl, setgroups, setres[ug]id, prctl,
     // getppid, kill). It doesn't allocate, take locks or touch any state shared with other
     // threads of the parent, so it is sound to run between fork and exec. Converting an
@@ -43,25 +44,13 @@ pub(crate) fn install(cmd: &mut Command, setup: ChildSetup, before: Option<Enter
     unsafe {
         cmd.pre_exec(move || {
             setsid()?;
-            if let Some(enter) = before {
-                enter.run()?;
+            // First, while still privileged enough to move itself: everything the bot
+            // starts from now on is counted and killed with it.
+            if let Some(entry) = cgroup {
+                entry.enter()?;
             }
             apply(&setup)
         });
-    }
-}
-
-/// A step that must run in the child before it drops privileges (joining its cgroup).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct EnterHook {
-    pub run: fn(&[RawFd; 4], usize) -> io::Result<()>,
-    pub fds: [RawFd; 4],
-    pub len: usize,
-}
-
-impl EnterHook {
-    fn run(&self) -> io::Result<()> {
-        (self.run)(&self.fds, self.len)
     }
 }
 
