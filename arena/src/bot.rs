@@ -9,6 +9,7 @@ mod error;
 mod group;
 mod limits;
 mod process;
+mod seccomp;
 mod spec;
 mod stderr;
 mod usage;
