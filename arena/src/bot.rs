@@ -12,6 +12,7 @@ mod identity;
 mod level;
 mod limits;
 mod process;
+mod seccomp;
 mod spec;
 mod stderr;
 mod usage;
