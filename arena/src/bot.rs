@@ -11,18 +11,22 @@ mod group;
 mod identity;
 mod level;
 mod limits;
+mod orphans;
 mod process;
+mod report;
 mod seccomp;
 mod spec;
 mod stderr;
 mod usage;
 
 pub use bwrap::{BwrapPlan, Hidden, SYSTEM_DIRS, bwrap_args, probe_bwrap};
+pub use cgroup::{CgroupReport, CgroupUsage, CgroupVersion, reap_stale};
 pub use error::{ReadError, SpawnError, WriteError};
 pub use group::set_child_subreaper;
 pub use identity::{BOT_UID_BASE, BOT_UID_COUNT, BotUid, running_as_root};
 pub use level::default_level;
 pub use process::{BotProcess, ExitSummary};
+pub use report::SandboxReport;
 pub use spec::{
     BotSpec, DEFAULT_MAX_LINE_BYTES, DEFAULT_PATH, DEFAULT_STDERR_KEEP_BYTES, Limits, SandboxLevel,
 };

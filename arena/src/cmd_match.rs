@@ -88,6 +88,7 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         .map(Path::to_path_buf)
         .collect();
     let sandbox = args.limits.sandbox_level();
+    let protection = crate::bot::SandboxReport::new(sandbox, &limits);
     let seats = argvs
         .into_iter()
         .zip(&names)
@@ -135,9 +136,11 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         let mut summary = summary_json(&result);
         // The arena's own peak memory: bots must not be able to make it grow.
         summary["arena_max_rss_kb"] = crate::bot::peak_rss_kb().into();
+        summary["sandbox"] = serde_json::to_value(&protection)?;
         crate::output::print(&format!("{summary}\n"))?;
     } else {
-        crate::output::print(&summary_text(&result, args.replay.as_deref()))?;
+        let text = summary_text(&result, args.replay.as_deref());
+        crate::output::print(&format!("{text}{}\n", protection.line()))?;
     }
     Ok(())
 }

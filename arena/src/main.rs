@@ -16,6 +16,8 @@ fn main() -> ExitCode {
     if let Err(e) = arena::bot::set_child_subreaper() {
         tracing::debug!("cannot become a child subreaper: {e}");
     }
+    // Bots of an arena that was killed (SIGKILL, power cut) may still run in its cgroups.
+    arena::bot::reap_stale();
     // One match is one referee task plus idle stderr drains: a current-thread runtime serves
     // it with one thread and no cross-thread wake-ups (~8% fewer instructions per decision
     // than a multi-thread one; BENCHMARKS.md). Tournaments run matches in parallel, and

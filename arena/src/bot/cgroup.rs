@@ -20,7 +20,6 @@
 //! and removes the directories; [`reap_stale`] cleans up after an arena that was SIGKILLed.
 
 // Nothing outside the tests calls this module yet: the spawn path wires it in separately.
-#![cfg_attr(not(test), allow(dead_code))]
 
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
@@ -52,7 +51,7 @@ static SERIAL: AtomicU64 = AtomicU64::new(0);
 
 /// Limits for one bot and all its descendants. `None`: no limit.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct CgroupLimits {
+pub struct CgroupLimits {
     /// Processes and threads at once (`pids.max`).
     pub pids: Option<u64>,
     /// Memory including page cache and tmpfs pages the bot wrote, without swap.
@@ -62,14 +61,14 @@ pub(crate) struct CgroupLimits {
 /// Which cgroup version is in use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub(crate) enum CgroupVersion {
+pub enum CgroupVersion {
     V1,
     V2,
 }
 
 /// What is in force for one bot (goes into `arena match --json`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub(crate) struct CgroupReport {
+pub struct CgroupReport {
     pub version: CgroupVersion,
     /// The pids limit actually written, `None` when none is in force.
     pub pids_max: Option<u64>,
@@ -79,7 +78,7 @@ pub(crate) struct CgroupReport {
 
 /// Readings after (or during) a bot's run.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-pub(crate) struct CgroupUsage {
+pub struct CgroupUsage {
     /// Peak memory of the cgroup (v1 `memory.max_usage_in_bytes`, v2 `memory.peak`).
     pub memory_peak_bytes: Option<u64>,
     /// The memory limit was reached (reclaim or OOM kill).
@@ -350,6 +349,7 @@ impl BotCgroup {
     }
 
     /// Which limits are in force.
+    #[cfg(test)]
     pub(crate) fn report(&self) -> CgroupReport {
         self.report
     }
@@ -388,6 +388,7 @@ impl Drop for BotCgroup {
 
 impl CgroupSupport {
     /// The v2 hierarchy mounted at `mount` (tests: the hybrid `/sys/fs/cgroup/unified`).
+    #[cfg(test)]
     pub(crate) fn v2_at(mount: &Path) -> Result<CgroupSupport, String> {
         let own = own_path(&read("/proc/self/cgroup")?, |c| c.is_empty())
             .ok_or("no cgroup v2 entry in /proc/self/cgroup")?;
@@ -408,6 +409,21 @@ impl CgroupSupport {
             CgroupSupport::V2 { own, .. } => vec![own.as_path()],
         }
     }
+}
+
+/// What a bot's cgroup on this machine would hold for `limits`: `None` without cgroups.
+pub fn planned(limits: &CgroupLimits) -> Option<CgroupReport> {
+    let (version, pids, memory) = match detect().ok()? {
+        CgroupSupport::V1 { pids, memory, .. } => {
+            (CgroupVersion::V1, pids.is_some(), memory.is_some())
+        }
+        CgroupSupport::V2 { pids, memory, .. } => (CgroupVersion::V2, *pids, *memory),
+    };
+    Some(CgroupReport {
+        version,
+        pids_max: limits.pids.filter(|_| pids),
+        memory_max: limits.memory_bytes.filter(|_| memory),
+    })
 }
 
 /// The arena's cgroups, detected once: v2 when its own v2 cgroup offers pids or memory, else
@@ -541,7 +557,7 @@ fn enable_v2_controllers(own: &Path, parent: &Path, pids: bool, memory: bool) {
 /// Cleans up after arenas that died without removing their cgroups (SIGKILL): every
 /// `teenpatti-arena-<pid>` directory under the arena's own cgroups whose pid is not a live
 /// process named `arena*` gets its processes killed and is removed. Call it at startup.
-pub(crate) fn reap_stale() {
+pub fn reap_stale() {
     if let Ok(support) = detect() {
         for base in support.bases() {
             reap_stale_in(base);

@@ -2,6 +2,7 @@
 
 use std::ffi::{OsStr, OsString};
 use std::io;
+use std::os::fd::AsRawFd;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -9,8 +10,8 @@ use std::process::Stdio;
 
 use tokio::process::Command;
 
-use super::cgroup::{BotCgroup, CgroupLimits};
 use super::bwrap::{BwrapPlan, Hidden, SYSTEM_DIRS, bwrap_args, under_hidden};
+use super::cgroup::{BotCgroup, CgroupLimits};
 use super::error::SpawnError;
 use super::identity::{BotUid, running_as_root};
 use super::limits::{self, ChildSetup};
@@ -138,6 +139,10 @@ pub(crate) fn prepare(spec: &BotSpec) -> Result<Prepared, SpawnError> {
                             .to_string(),
                     )
                 })?;
+            let filter = super::seccomp::bot_filter()
+                .map_err(|e| unavailable(format!("cannot build the seccomp filter: {e}")))?;
+            setup.inherit_fd = Some(filter.as_raw_fd());
+            held.seccomp = Some(filter);
             let paths = sandbox_paths(spec, &resolved);
             let cmd_args = bwrap_args(&BwrapPlan {
                 workdir: &workdir,

@@ -103,6 +103,7 @@ fn to_exit_status(status: &WaitIdStatus) -> Option<ExitStatus> {
 /// [`BotProcess::shutdown`]: super::BotProcess::shutdown
 pub fn set_child_subreaper() -> io::Result<()> {
     rustix::process::set_child_subreaper(Some(rustix::process::getpid()))?;
+    super::orphans::enable();
     Ok(())
 }
 

@@ -14,9 +14,11 @@ use tokio::process::{Child, ChildStdin, ChildStdout};
 use tokio::time::{Instant, timeout, timeout_at};
 use tokio_util::codec::{FramedRead, LinesCodec, LinesCodecError};
 
+use super::cgroup::CgroupUsage;
 use super::command::{self, Prepared};
 use super::error::{ReadError, SpawnError, WriteError};
 use super::group::{self, GroupGuard};
+use super::orphans;
 use super::spec::BotSpec;
 use super::stderr::{StderrDrain, StderrSummary};
 
@@ -51,6 +53,8 @@ pub struct ExitSummary {
     /// `setsid`) kept stderr open after the kill.
     pub leaked_pipe: bool,
     pub stderr: StderrSummary,
+    /// The bot's cgroup at the end (peak memory, limits reached), where it had one.
+    pub cgroup_usage: Option<CgroupUsage>,
 }
 
 /// A running bot. Dropping it kills the bot's whole process group, then reaps it in the
@@ -90,6 +94,9 @@ impl BotProcess {
             held,
         } = command::prepare(spec)?;
         let log = create_log(spec)?;
+        // Under the registry's lock, so that no orphan sweep sees the new child before it is
+        // known to be a bot.
+        let mut registry = orphans::lock();
         let mut child = cmd.spawn().map_err(|source| {
             if source.kind() == io::ErrorKind::NotFound {
                 SpawnError::ProgramNotFound {
@@ -109,6 +116,8 @@ impl BotProcess {
             .id()
             .and_then(|id| Pid::from_raw(id as i32))
             .expect("a freshly spawned child has a pid");
+        registry.insert(pid.as_raw_nonzero().get());
+        drop(registry);
         let guard = GroupGuard::new(pid);
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
@@ -365,12 +374,19 @@ async fn finish(inner: Inner, pid: Pid, grace: Duration) -> ExitSummary {
         }
     }
 
-    // Always: a well-behaved leader may still have left descendants behind.
+    // Always: a well-behaved leader may still have left descendants behind. The cgroup
+    // also holds those that left the group with `setsid`.
     guard.kill();
+    let cgroup_usage = held.cgroup.as_ref().map(|cgroup| {
+        cgroup.kill_all();
+        cgroup.usage()
+    });
     let status = match timeout(REAP_PATIENCE, child.wait()).await {
         Ok(Ok(status)) => {
             guard.disarm();
+            orphans::lock().remove(&pid.as_raw_nonzero().get());
             group::reap_group_orphans(pid, ORPHAN_PATIENCE).await;
+            orphans::reap(ORPHAN_PATIENCE).await;
             Some(status)
         }
         Ok(Err(e)) => {
@@ -401,5 +417,6 @@ async fn finish(inner: Inner, pid: Pid, grace: Duration) -> ExitSummary {
         killed_by_arena,
         leaked_pipe,
         stderr,
+        cgroup_usage,
     }
 }

@@ -10,7 +10,6 @@
 //! otherwise be bypassed through another ABI's syscall numbers.
 
 // Nothing outside the tests calls it until the bwrap spawn path passes the filter.
-#![cfg_attr(not(test), allow(dead_code))]
 
 mod policy;
 
