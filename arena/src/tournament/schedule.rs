@@ -129,9 +129,11 @@ fn permute(items: &mut Vec<usize>, start: usize, out: &mut Vec<Vec<usize>>) {
     }
 }
 
-/// The deal seed of a block: SplitMix64 of the tournament seed and the block.
+/// The deal seed of a block, derived one-way from the tournament seed in its own domain (see
+/// [`crate::seeds`]): a block's deals are not those of any bot seed of the tournament seed,
+/// and knowing one block's seed tells nothing of another's.
 pub fn block_seed(seed: u64, block: u64) -> u64 {
-    crate::referee::bot_seed(seed, block as usize)
+    crate::seeds::derive(seed, crate::seeds::BLOCK_SEED, block)
 }
 
 #[cfg(test)]
