@@ -25,7 +25,7 @@ pub fn schedule(t: &Tournament) -> Vec<ScheduledMatch> {
     let mut block = 0;
     for round in 0..t.rounds {
         for group in &groups {
-            let seed = block_seed(t.seed, block);
+            let seed = block_seed(t.seed(), block);
             let perms = if t.duplicate {
                 permutations(group.len())
             } else {
@@ -50,7 +50,7 @@ pub fn schedule(t: &Tournament) -> Vec<ScheduledMatch> {
 
 /// SPRT: block `b` is the candidate (bot 0) and the baseline (bot 1) in both seat orders.
 pub fn sprt_block(t: &Tournament, block: u64) -> [ScheduledMatch; 2] {
-    let seed = block_seed(t.seed, block);
+    let seed = block_seed(t.seed(), block);
     [
         ScheduledMatch {
             index: 2 * block,
