@@ -218,3 +218,54 @@ fn a_bot_cannot_find_the_deal_of_a_match_with_a_drawn_seed() {
 fn a_bot_cannot_find_the_deal_of_a_match_with_a_large_explicit_seed() {
     attack_a_match(Some(0xC0FF_EE12_3456_789A));
 }
+
+/// `arena match` without `--seed` and with a replay: the seed it printed.
+fn match_with_a_drawn_seed(replay: &Path) -> u64 {
+    let random = sample_bot("random-bot");
+    let out = run_arena(&[
+        "match",
+        "--game",
+        "classic",
+        "--hands",
+        "5",
+        "--bot",
+        &random,
+        "--bot",
+        &random,
+        "--replay",
+        replay.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let first = text.lines().next().unwrap();
+    let seed = first
+        .rsplit_once("seed ")
+        .and_then(|(_, s)| s.parse().ok())
+        .unwrap_or_else(|| panic!("no seed in the summary: {text}"));
+    assert_eq!(
+        truth_seed(replay),
+        seed,
+        "the replay records the printed seed"
+    );
+    seed
+}
+
+fn truth_seed(replay: &Path) -> u64 {
+    let text = std::fs::read_to_string(replay).unwrap();
+    let header: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    header["seed"].as_u64().unwrap()
+}
+
+#[test]
+fn a_match_without_a_seed_draws_one_records_it_and_verifies() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = dir.path().join("first.jsonl");
+    let second = dir.path().join("second.jsonl");
+    let a = match_with_a_drawn_seed(&first);
+    let b = match_with_a_drawn_seed(&second);
+    assert_ne!(a, b, "two matches drew the same seed");
+    for replay in [&first, &second] {
+        let verified = run_arena(&["replay", "verify", replay.to_str().unwrap()]);
+        assert!(verified.status.success(), "{}", stderr(&verified));
+    }
+}
