@@ -125,9 +125,11 @@ pub struct MatchArgs {
     /// Number of hands.
     #[arg(long, default_value_t = 100)]
     pub hands: u64,
-    /// Seed of the deals (and of the bots' own seeds).
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// Seed of the deals (and of the bots' own seeds). Default: drawn from the operating
+    /// system and printed with the result (and recorded in the replay). Anyone who knows the
+    /// seed knows every deal: keep a graded match's seed secret until it is over.
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// A bot's command line, split like a shell would; once per seat, in seat order.
     #[arg(long = "bot", value_name = "CMD", required = true)]
     pub bots: Vec<String>,
@@ -163,8 +165,9 @@ pub struct PlayArgs {
     pub bots: Vec<String>,
     #[arg(long, default_value_t = 10)]
     pub hands: u64,
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// Seed of the deals. Default: drawn from the operating system (printed at the end).
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// Your seat (0-based).
     #[arg(long, default_value_t = 0)]
     pub seat: usize,

@@ -110,7 +110,10 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
     let config = MatchConfig {
         settings,
         hands: args.hands,
-        seed: args.seed,
+        seed: match args.seed {
+            Some(seed) => seed,
+            None => crate::seeds::from_os()?,
+        },
         first_hand: 0,
         first_dealer: 0,
         seats,

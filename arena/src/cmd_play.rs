@@ -52,7 +52,10 @@ pub async fn run(args: PlayArgs) -> anyhow::Result<()> {
     let config = PlayConfig {
         settings,
         hands: args.hands,
-        seed: args.seed,
+        seed: match args.seed {
+            Some(seed) => seed,
+            None => crate::seeds::from_os()?,
+        },
         seat: args.seat,
         bots,
         time: protocol::TimeLimits {

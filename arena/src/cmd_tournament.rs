@@ -125,7 +125,8 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> anyhow::Result<()> {
         let (t, fingerprint, _shard) = read_plan(dir)?;
         match &tournament {
             None => tournament = Some((t, fingerprint)),
-            Some((_, f)) if *f != fingerprint => bail!(
+            // A drawn seed is not in the fingerprint: compare the seeds too.
+            Some((first, f)) if *f != fingerprint || first.seed != t.seed => bail!(
                 "{} holds a different tournament than {}; refusing to merge",
                 dir.display(),
                 dirs[0].display()
@@ -153,10 +154,10 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> anyhow::Result<()> {
             all.insert(index, record);
         }
     }
-    let Some((t, _)) = tournament else {
+    let Some((mut t, _)) = tournament else {
         bail!("nothing to merge");
     };
-    let (mut merged, _) = crate::tournament::output::OutputDir::open(out, &t, None)?;
+    let (mut merged, _) = crate::tournament::output::OutputDir::open(out, &mut t, None)?;
     let already: BTreeMap<u64, MatchRecord> = read_results(&out.join("results.jsonl"))?;
     for record in all.values() {
         if !already.contains_key(&record.index) {

@@ -15,6 +15,7 @@ pub mod output;
 pub mod play;
 pub mod referee;
 pub mod replay;
+pub mod seeds;
 pub mod signals;
 pub mod standings;
 pub mod tournament;

@@ -283,7 +283,12 @@ pub async fn play<R: BufRead, W: Write>(
         }));
         c.close(Duration::from_millis(500)).await;
     }
-    writeln!(console.output, "Game over: {total:+} chips.")?;
+    // The seed only now: knowing it during the game would show the bots' cards.
+    writeln!(
+        console.output,
+        "Game over: {total:+} chips. Seed {} (--seed deals these hands again).",
+        config.seed
+    )?;
     Ok(total)
 }
 

@@ -110,7 +110,7 @@ fn tournament_info(dir: &Path) -> anyhow::Result<Option<TournamentInfo>> {
         settings: t.settings,
         seats: t.seats,
         hands: t.hands,
-        seed: t.seed,
+        seed: t.seed(),
         rounds: t.rounds,
         duplicate: t.duplicate,
         bots: t.bots.iter().map(|b| b.name.clone()).collect(),

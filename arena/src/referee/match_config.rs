@@ -45,13 +45,11 @@ impl MatchConfig {
     };
 }
 
-/// The seed a seat's bot gets in its hello: SplitMix64 of the match seed and the seat, so
-/// that bots' own randomness is reproducible and differs between seats.
+/// The seed a seat's bot gets, for its own randomness: reproducible from the match seed and
+/// different between seats, but derived one-way (see [`crate::seeds`]) so that a bot cannot
+/// work back to the match seed, which would give it every seat's cards.
 pub fn bot_seed(match_seed: u64, seat: usize) -> u64 {
-    let mut z = match_seed.wrapping_add((seat as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    crate::seeds::derive(match_seed, crate::seeds::BOT_SEED, seat as u64)
 }
 
 /// The seed in a seat's hello: [`bot_seed`] cut to 53 bits, so that it survives JSON readers

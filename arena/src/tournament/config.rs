@@ -179,7 +179,16 @@ pub struct Tournament {
     pub settings: Settings,
     pub seats: usize,
     pub hands: u64,
-    pub seed: u64,
+    /// The tournament seed: every block's deal seed derives from it. `None` only between
+    /// reading a file without `seed` and opening the output directory, which settles it
+    /// (see [`Tournament::settle_seed`]); use [`Tournament::seed`].
+    pub seed: Option<u64>,
+    /// The file names no seed, so it was drawn from the operating system when the output
+    /// directory was started and is recorded in its plan.json: a resume takes that one, and
+    /// shards (which must share one seed) refuse to run. Not serialized when false, so that
+    /// plans and fingerprints of files with a seed stay as they were.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub seed_drawn: bool,
     pub rounds: u64,
     pub duplicate: bool,
     pub output: PathBuf,
@@ -481,7 +490,8 @@ impl Tournament {
             settings,
             seats,
             hands,
-            seed: raw.seed.unwrap_or(1),
+            seed: raw.seed,
+            seed_drawn: raw.seed.is_none(),
             rounds,
             duplicate: raw.duplicate.unwrap_or(true),
             sandbox,
@@ -495,11 +505,37 @@ impl Tournament {
         })
     }
 
+    /// The tournament seed, once settled (by opening the output directory).
+    pub fn seed(&self) -> u64 {
+        self.seed
+            .expect("the seed is settled when the output directory is opened")
+    }
+
+    /// Settles a seed the file does not give: the one `recorded` in an existing plan.json
+    /// (a resume never draws another), else a fresh one from the operating system. A seed
+    /// from the file (or already settled) stays.
+    pub fn settle_seed(&mut self, recorded: Option<&Tournament>) -> anyhow::Result<()> {
+        if self.seed.is_some() {
+            return Ok(());
+        }
+        self.seed = Some(match recorded {
+            Some(plan) => plan
+                .seed
+                .ok_or_else(|| anyhow::anyhow!("the plan records no seed"))?,
+            None => crate::seeds::from_os()?,
+        });
+        Ok(())
+    }
+
     /// A fingerprint of everything that decides the matches' results (not the output place):
-    /// resuming refuses a changed tournament.
+    /// resuming refuses a changed tournament. A drawn seed is left out (the file has none, so
+    /// a resume matches before taking the recorded one).
     pub fn fingerprint(&self) -> String {
         let mut copy = self.clone();
         copy.output = PathBuf::new();
+        if copy.seed_drawn {
+            copy.seed = None;
+        }
         let text = serde_json::to_string(&copy).expect("tournaments serialize");
         // FNV-1a, 64 bits: stable across versions and platforms, unlike std's hasher.
         let mut hash: u64 = 0xcbf2_9ce4_8422_2325;

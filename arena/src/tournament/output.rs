@@ -38,9 +38,11 @@ pub struct OutputDir {
 impl OutputDir {
     /// Opens (or starts) the output directory of `t`. An existing directory must belong to the
     /// same tournament; its finished matches are returned so that only the rest is played.
+    /// A seed the file does not give is settled here: the recorded one when resuming, else
+    /// one drawn from the operating system, then recorded in the new plan.json.
     pub fn open(
         root: &Path,
-        t: &Tournament,
+        t: &mut Tournament,
         shard: Option<(u64, u64)>,
     ) -> anyhow::Result<(OutputDir, BTreeMap<u64, MatchRecord>)> {
         std::fs::create_dir_all(root.join("replays"))
@@ -73,7 +75,17 @@ impl OutputDir {
                     shard
                 );
             }
+            t.settle_seed(Some(&plan.tournament))
+                .with_context(|| format!("{}", plan_path.display()))?;
+            // The fingerprint leaves a drawn seed out: directories of two draws must not mix.
+            if t.seed != plan.tournament.seed {
+                bail!(
+                    "{} was started with another seed; refusing to mix results",
+                    root.display()
+                );
+            }
         } else {
+            t.settle_seed(None)?;
             let plan = Plan {
                 fingerprint,
                 shard,

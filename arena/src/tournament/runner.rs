@@ -280,7 +280,22 @@ pub async fn run(
         )
         .into());
     }
-    let (mut out, done) = OutputDir::open(&options.out, &t, options.shard)?;
+    if options.shard.is_some() && t.seed_drawn {
+        return Err(crate::exit::Exit::new(
+            crate::exit::ExitKind::BadInput,
+            format!(
+                "{}: field `seed`: a sharded tournament needs an explicit seed (each machine \
+                 would draw its own and the shards could not be merged); add one, e.g. \
+                 `seed = {}` (just drawn from the operating system), and keep it secret until \
+                 the tournament is over",
+                t.file.display(),
+                crate::seeds::from_os()?
+            ),
+        )
+        .into());
+    }
+    let mut t = t;
+    let (mut out, done) = OutputDir::open(&options.out, &mut t, options.shard)?;
     let scratch = tempfile::Builder::new()
         .prefix("arena-check-")
         .tempdir()

@@ -25,7 +25,7 @@ pub fn schedule(t: &Tournament) -> Vec<ScheduledMatch> {
     let mut block = 0;
     for round in 0..t.rounds {
         for group in &groups {
-            let seed = block_seed(t.seed, block);
+            let seed = block_seed(t.seed(), block);
             let perms = if t.duplicate {
                 permutations(group.len())
             } else {
@@ -50,7 +50,7 @@ pub fn schedule(t: &Tournament) -> Vec<ScheduledMatch> {
 
 /// SPRT: block `b` is the candidate (bot 0) and the baseline (bot 1) in both seat orders.
 pub fn sprt_block(t: &Tournament, block: u64) -> [ScheduledMatch; 2] {
-    let seed = block_seed(t.seed, block);
+    let seed = block_seed(t.seed(), block);
     [
         ScheduledMatch {
             index: 2 * block,
@@ -129,9 +129,11 @@ fn permute(items: &mut Vec<usize>, start: usize, out: &mut Vec<Vec<usize>>) {
     }
 }
 
-/// The deal seed of a block: SplitMix64 of the tournament seed and the block.
+/// The deal seed of a block, derived one-way from the tournament seed in its own domain (see
+/// [`crate::seeds`]): a block's deals are not those of any bot seed of the tournament seed,
+/// and knowing one block's seed tells nothing of another's.
 pub fn block_seed(seed: u64, block: u64) -> u64 {
-    crate::referee::bot_seed(seed, block as usize)
+    crate::seeds::derive(seed, crate::seeds::BLOCK_SEED, block)
 }
 
 #[cfg(test)]
