@@ -7,7 +7,7 @@ For every process it can see except itself and its sandbox's own `bwrap`:
   every card);
 - proc-environ: SUCCEEDED if the environment holds any entry that the bot's own lacks (the
   arena's, or another bot's);
-- proc-mem (processes running python, a sample bot or the arena only): SUCCEEDED if one byte
+- proc-mem (processes whose program is python, the random bot or the arena only): SUCCEEDED if one byte
   of /proc/PID/mem can be read.
 Each kind that never succeeds logs one "failed" line with how many attempts were refused.
 Expected with the sandbox on: nothing outside the bot's own sandbox is visible or readable.
@@ -17,7 +17,7 @@ import os
 import attack_common as attack
 import zoo_common as zoo
 
-TARGETS = (b"python", b"random-bot", b"arena")
+TARGETS = ("python", "random-bot", "arena")
 
 
 def read(path, size=1 << 16):
@@ -75,7 +75,7 @@ def scan(when):
                                  % (when, pid, program, len(extra)))
         except OSError as error:
             refused["proc-environ"].append(error.strerror)
-        if any(target in cmdline for target in TARGETS):
+        if any(program.startswith(target) for target in TARGETS):
             try:
                 address = read_mem(pid)
                 report(won, "proc-mem", "%s: pid %s (%s): read a byte at %#x"
