@@ -1,0 +1,709 @@
+//! Hostile bots that attack the sandbox itself (`arena/tests/zoo/attack_*.py`): read other
+//! processes through /proc, read the replay and the other seats' files, use root's mount
+//! powers, leave processes behind, fork-bomb, fill memory, /tmp and the disk, exhaust file
+//! descriptors, close stdout, and report who they run as.
+//!
+//! Every attack runs at the default level (no `--sandbox`: the isolating level wherever
+//! bubblewrap works) and at `--sandbox bwrap`. Each bot reports on stderr (its log, kept
+//! with `--logs`) `ATTACK <name> SUCCEEDED: ...` or `ATTACK <name> failed: ...`; a test
+//! asserts no SUCCEEDED line, at least one failed line (the attack ran), that the match was
+//! played to the end (exit 0, every hand, no unexpected fault) and that no process is left.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{marker, processes_with, sample_bot, stderr, stdout};
+use serde_json::Value;
+
+/// The flag that limits a bot's processes and threads (a cgroup's `pids.max`).
+const PROCESSES_FLAG: &str = "--max-processes";
+/// The flag that limits what a bot may write to its working directory and `/tmp` (MiB).
+const DISK_FLAG: &str = "--disk-mb";
+/// The flag that limits a bot's memory, tmpfs pages included (MiB).
+const MEMORY_FLAG: &str = "--memory-mb";
+/// The open-files limit (`RLIMIT_NOFILE`) the arena gives every bot.
+const OPEN_FILES: u64 = 256;
+
+/// The limits the tests pass, small so that the tests are fast.
+const MAX_PROCESSES: u64 = 64;
+const MEMORY_MB: u64 = 256;
+const DISK_MB: u64 = 64;
+
+/// The levels every attack is played at: the default (no `--sandbox`) and bwrap.
+const LEVELS: [Option<&str>; 2] = [None, Some("bwrap")];
+
+/// Runs `attack` at each of [`LEVELS`], all of them even when one fails, then fails with
+/// the levels that failed (each one's panic message is printed as it happens).
+fn at_each_level(test: &str, attack: impl Fn(Option<&str>)) {
+    let mut failed = Vec::new();
+    for level in LEVELS {
+        if let Err(panic) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| attack(level)))
+        {
+            let message = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            let first = message.lines().next().unwrap_or("").to_string();
+            failed.push(format!("{}: {first}", level_name(level)));
+        }
+    }
+    assert!(failed.is_empty(), "{test} failed at {failed:#?}");
+}
+
+/// The arena's peak resident memory must stay under this, whatever a bot does.
+const ARENA_RSS_LIMIT_KB: u64 = 100 * 1024;
+
+/// Far above what any of these matches takes, far below "hung".
+const MATCH_DEADLINE: Duration = Duration::from_secs(120);
+
+fn level_name(level: Option<&str>) -> &str {
+    level.unwrap_or("default")
+}
+
+fn zoo(script: &str) -> PathBuf {
+    common::root().join("arena/tests/zoo").join(script)
+}
+
+/// `python3 -X MARK zoo/SCRIPT ARGS`: CPython ignores the unknown `-X` option, so the marker
+/// is on the command line (and on that of anything re-executed with it).
+fn zoo_bot(mark: &str, script: &str, args: &[&str]) -> String {
+    let mut command = format!("python3 -X {mark} {}", zoo(script).display());
+    for arg in args {
+        command.push(' ');
+        command.push_str(arg);
+    }
+    command
+}
+
+/// A scratch directory outside `/tmp` (the arena's `TMPDIR`, and where logs and replays go).
+fn scratch(test: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("trust-{test}-"))
+        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+        .unwrap()
+}
+
+/// A path as hex, so that the arena does not take it for a file named on the command line
+/// (which a bot may read: the command line is the operator's grant).
+fn hex(text: &str) -> String {
+    text.bytes().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Whether bubblewrap works here, exactly as the arena uses it. Says why not on stderr (and
+/// fails under CI).
+fn bwrap_works(test: &str) -> bool {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    match runtime.block_on(arena::bot::probe_bwrap()) {
+        Ok(()) => true,
+        Err(why) => {
+            common::skip(test, &format!("bubblewrap does not work here: {why}"));
+            false
+        }
+    }
+}
+
+fn is_root() -> bool {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("Uid:"))
+        .and_then(|uids| uids.split_whitespace().nth(1))
+        == Some("0")
+}
+
+/// Kills (by pid) the processes carrying `mark`, which the test started; returns them.
+fn kill_leftovers(mark: &str) -> Vec<String> {
+    let leftovers = processes_with(mark);
+    for line in &leftovers {
+        if let Some(pid) = line.split(':').next() {
+            let _ = Command::new("kill").args(["-KILL", pid]).status();
+        }
+    }
+    leftovers
+}
+
+/// Waits up to 5 s for every process carrying `mark` to be gone; kills and names those left.
+fn assert_none_left(what: &str, mark: &str) {
+    let leftovers = kill_leftovers_later(mark);
+    assert!(
+        leftovers.is_empty(),
+        "{what}: processes left behind: {leftovers:?}"
+    );
+}
+
+/// The arena's arguments for a match at `level`.
+fn match_args(
+    level: Option<&str>,
+    hands: u64,
+    logs: &Path,
+    bots: &[String],
+    extra: &[&str],
+) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "match",
+        "--game",
+        "classic",
+        "--hands",
+        &hands.to_string(),
+        "--seed",
+        "11",
+        "--json",
+        "--logs",
+        logs.to_str().unwrap(),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    if !extra.contains(&"--decision-ms") {
+        args.extend(["--decision-ms".to_string(), "2000".to_string()]);
+    }
+    if let Some(level) = level {
+        args.extend(["--sandbox".to_string(), level.to_string()]);
+    }
+    for bot in bots {
+        args.extend(["--bot".to_string(), bot.clone()]);
+    }
+    args.extend(extra.iter().map(|s| s.to_string()));
+    args
+}
+
+/// What one match gave.
+struct Played {
+    what: String,
+    summary: Value,
+    logs: PathBuf,
+    dir: tempfile::TempDir,
+}
+
+impl Played {
+    fn seat(&self, seat: usize) -> &Value {
+        &self.summary["bots"][seat]
+    }
+
+    fn faults(&self, seat: usize, kind: &str) -> u64 {
+        self.seat(seat)["faults"][kind].as_u64().unwrap_or(0)
+    }
+
+    fn no_faults(&self, seat: usize) {
+        assert_eq!(
+            self.seat(seat)["faults"],
+            serde_json::json!({}),
+            "{}: seat {seat} has faults: {}",
+            self.what,
+            self.summary
+        );
+    }
+
+    /// Seat `seat`'s faults are all of the kinds in `allowed`.
+    fn only_faults(&self, seat: usize, allowed: &[&str]) {
+        let faults = self.seat(seat)["faults"].as_object().unwrap();
+        for kind in faults.keys() {
+            assert!(
+                allowed.contains(&kind.as_str()),
+                "{}: unexpected {kind} fault: {}",
+                self.what,
+                self.summary
+            );
+        }
+    }
+
+    /// The stderr log of `seat` (`seatN-NAME.stderr.log`).
+    fn log(&self, seat: usize) -> String {
+        let prefix = format!("seat{seat}-");
+        let path = std::fs::read_dir(&self.logs)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with(&prefix) && n.ends_with(".stderr.log"))
+            })
+            .unwrap_or_else(|| panic!("no stderr log of seat {seat} in {}", self.logs.display()));
+        let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
+        eprintln!("{} seat {seat}:\n{text}", self.what);
+        text
+    }
+
+    /// The attack of `seat` ran (a failed line) and nothing of it succeeded.
+    fn attack_failed(&self, seat: usize) -> String {
+        let log = self.log(seat);
+        assert_attack_failed(&self.what, &log);
+        log
+    }
+}
+
+fn assert_attack_failed(what: &str, log: &str) {
+    let won: Vec<&str> = log.lines().filter(|l| l.contains(" SUCCEEDED")).collect();
+    assert!(won.is_empty(), "{what}: the attack succeeded: {won:#?}");
+    assert!(
+        log.lines()
+            .any(|l| l.starts_with("ATTACK ") && l.contains(" failed: ")),
+        "{what}: no attempt reported: {log}"
+    );
+}
+
+/// Plays a match of `bots` at `level` in `dir` and checks what every case must hold: exit 0
+/// in bounded time, every hand played, the arena's memory bounded, no process left.
+fn play_in(
+    what: &str,
+    level: Option<&str>,
+    mark: &str,
+    hands: u64,
+    bots: &[String],
+    extra: &[&str],
+    dir: tempfile::TempDir,
+) -> Played {
+    let logs = dir.path().join("logs");
+    let args = match_args(level, hands, &logs, bots, extra);
+    let started = Instant::now();
+    let out = Command::new(common::arena())
+        .args(&args)
+        .current_dir(common::root())
+        .env("NO_COLOR", "1")
+        .env("TMPDIR", dir.path())
+        .output()
+        .expect("the arena runs");
+    let elapsed = started.elapsed();
+    let left = kill_leftovers_later(mark);
+    assert!(
+        out.status.success(),
+        "{what}: the match must be played whatever the bot does ({}): {}",
+        out.status,
+        stderr(&out)
+    );
+    assert!(elapsed < MATCH_DEADLINE, "{what}: took {elapsed:?}");
+    assert!(left.is_empty(), "{what}: processes left behind: {left:?}");
+    let summary: Value = serde_json::from_str(stdout(&out).trim()).expect("one JSON object");
+    assert_eq!(summary["hands"], hands, "{what}: {summary}");
+    let rss = summary["arena_max_rss_kb"].as_u64().unwrap();
+    eprintln!("{what}: arena peak RSS {rss} KiB, {elapsed:.1?}");
+    assert!(
+        rss < ARENA_RSS_LIMIT_KB,
+        "{what}: the arena grew to {rss} KiB"
+    );
+    Played {
+        what: what.to_string(),
+        summary,
+        logs,
+        dir,
+    }
+}
+
+/// Waits up to 5 s for the processes carrying `mark` to go; kills and returns those left.
+fn kill_leftovers_later(mark: &str) -> Vec<String> {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !processes_with(mark).is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    kill_leftovers(mark)
+}
+
+/// Zoo bot `script` in seat 0 against the Rust random bot, at `level`.
+fn against_random(
+    test: &str,
+    level: Option<&str>,
+    script: &str,
+    script_args: &[&str],
+    hands: u64,
+    extra: &[&str],
+) -> Played {
+    let what = format!("{test} at {}", level_name(level));
+    let mark = marker(&format!("{test}-{}", level_name(level)));
+    let bots = [
+        zoo_bot(&mark, script, script_args),
+        sample_bot("random-bot"),
+    ];
+    let played = play_in(&what, level, &mark, hands, &bots, extra, scratch(test));
+    played.no_faults(1);
+    played
+}
+
+// ----------------------------------------------------------------- reading
+
+#[test]
+fn proc_shows_neither_the_seed_nor_other_processes_environment_or_memory() {
+    let test = "proc";
+    if !bwrap_works(test) {
+        return;
+    }
+    at_each_level(test, |level| {
+        let played = against_random(test, level, "attack_proc.py", &[], 2, &[]);
+        played.no_faults(0);
+        played.attack_failed(0);
+    });
+}
+
+/// The bot is told (hex-encoded, so it is no grant) where the replay, the logs and the
+/// transcripts are, and also walks the directories around its own.
+#[test]
+fn the_replay_the_logs_and_the_transcripts_stay_out_of_reach() {
+    let test = "files";
+    if !bwrap_works(test) {
+        return;
+    }
+    at_each_level(test, |level| {
+        let what = format!("{test} at {}", level_name(level));
+        let mark = marker(&format!("{test}-{}", level_name(level)));
+        let dir = scratch(test);
+        let replay = dir.path().join("match.jsonl");
+        let logs = dir.path().join("logs");
+        let transcripts = dir.path().join("transcripts");
+        let token = dir
+            .path()
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_string();
+        let args = [
+            hex(replay.to_str().unwrap()),
+            hex(logs.to_str().unwrap()),
+            hex(transcripts.to_str().unwrap()),
+            hex(&token),
+        ];
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        // The attacker in seat 1: seat 0's files are the other seat's.
+        let bots = [
+            sample_bot("random-bot"),
+            zoo_bot(&mark, "attack_files.py", &args),
+        ];
+        let played = play_in(
+            &what,
+            level,
+            &mark,
+            3,
+            &bots,
+            &[
+                "--replay",
+                replay.to_str().unwrap(),
+                "--transcripts",
+                transcripts.to_str().unwrap(),
+            ],
+            dir,
+        );
+        played.no_faults(0);
+        played.no_faults(1);
+        played.attack_failed(1);
+        assert!(replay.exists(), "{what}: the replay was written");
+    });
+}
+
+// ------------------------------------------------------------------- root
+
+/// Root's powers: mount and unmount (the hidden paths, /tmp), remount / read-write, write to
+/// /root, /var/tmp, the program's directory and the match's directory.
+#[test]
+fn root_can_neither_mount_nor_write_outside_its_directory() {
+    let test = "mount";
+    if !bwrap_works(test) {
+        return;
+    }
+    // The bot tries the unmounts only in a mount namespace that is not this one.
+    let ns = std::fs::read_link("/proc/self/ns/mnt").unwrap();
+    let ns: String = ns
+        .to_string_lossy()
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect();
+    at_each_level(test, |level| {
+        let played = against_random(test, level, "attack_mount.py", &[&ns], 2, &[]);
+        played.no_faults(0);
+        played.attack_failed(0);
+        for dir in [
+            PathBuf::from("/root"),
+            PathBuf::from("/var/tmp"),
+            zoo(""),
+            played.dir.path().to_path_buf(),
+        ] {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                if name.starts_with("attack-probe-") {
+                    let _ = std::fs::remove_file(entry.path());
+                    panic!("{}: {name} was left in {}", played.what, dir.display());
+                }
+            }
+        }
+    });
+}
+
+/// Who the bot runs as: not root (when the arena is), no capabilities, no_new_privs, a
+/// seccomp filter that denies unshare, ptrace, keyctl and mount; each seat its own uid.
+#[test]
+fn bots_run_unprivileged_each_as_its_own_user() {
+    let test = "identity";
+    if !bwrap_works(test) {
+        return;
+    }
+    let root = is_root();
+    if !root {
+        eprintln!("{test}: not root, so the uids are the arena's own: not compared");
+    }
+    at_each_level(test, |level| {
+        let what = format!("{test} at {}", level_name(level));
+        let mark = marker(&format!("{test}-{}", level_name(level)));
+        let bots = [
+            zoo_bot(&mark, "attack_identity.py", &[]),
+            zoo_bot(&mark, "attack_identity.py", &[]),
+        ];
+        let played = play_in(&what, level, &mark, 2, &bots, &[], scratch(test));
+        let mut uids = Vec::new();
+        for seat in 0..2 {
+            played.no_faults(seat);
+            let log = played.attack_failed(seat);
+            let identity = log
+                .lines()
+                .find_map(|l| l.strip_prefix("IDENTITY "))
+                .unwrap_or_else(|| panic!("{what}: no IDENTITY line: {log}"));
+            let field = |key: &str| {
+                identity
+                    .split_whitespace()
+                    .find_map(|f| f.strip_prefix(&format!("{key}=")))
+                    .unwrap_or_else(|| panic!("{what}: no {key} in {identity}"))
+                    .to_string()
+            };
+            for cap in ["CapEff", "CapPrm", "CapBnd", "CapAmb"] {
+                assert_eq!(
+                    u64::from_str_radix(&field(cap), 16).unwrap(),
+                    0,
+                    "{what}: seat {seat}: {identity}"
+                );
+            }
+            assert_eq!(field("NoNewPrivs"), "1", "{what}: seat {seat}: {identity}");
+            assert_eq!(field("Seccomp"), "2", "{what}: seat {seat}: {identity}");
+            let uid: u32 = field("uid").parse().unwrap();
+            if root {
+                assert_ne!(uid, 0, "{what}: seat {seat} runs as root: {identity}");
+            }
+            uids.push(uid);
+        }
+        if root {
+            assert_ne!(
+                uids[0], uids[1],
+                "{what}: both seats run as uid {}",
+                uids[0]
+            );
+        }
+    });
+}
+
+// -------------------------------------------------------------- processes
+
+/// A `setsid()` grandchild that ignores SIGHUP and SIGTERM and closed its descriptors.
+#[test]
+fn a_setsid_survivor_dies_with_the_match() {
+    let test = "survivor";
+    if !bwrap_works(test) {
+        return;
+    }
+    at_each_level(test, |level| {
+        let played = against_random(test, level, "attack_survivor.py", &[], 3, &[]);
+        played.no_faults(0);
+        let log = played.log(0);
+        assert!(log.contains("ATTACK setsid-survivor started"), "{log}");
+    });
+}
+
+/// The same, from a bot that crashes at its first request and is restarted (up to twice):
+/// a survivor per start, none left.
+#[test]
+fn setsid_survivors_of_a_restarted_bot_die_with_the_match() {
+    let test = "survivor-restart";
+    if !bwrap_works(test) {
+        return;
+    }
+    at_each_level(test, |level| {
+        let played = against_random(
+            test,
+            level,
+            "attack_survivor.py",
+            &["crash"],
+            8,
+            &["--max-restarts", "2"],
+        );
+        played.only_faults(0, &["crashed"]);
+        assert!(played.faults(0, "crashed") >= 1, "{}", played.summary);
+        let log = played.log(0);
+        assert!(
+            played.seat(0)["restarts"].as_u64().unwrap() >= 1,
+            "{}",
+            played.summary
+        );
+        // Each start leaves a survivor; the log holds the last start's lines only (the arena
+        // creates it afresh at every start).
+        assert!(log.contains("ATTACK setsid-survivor started"), "{log}");
+    });
+}
+
+/// `kill -9` of the arena mid-match: the bots and their setsid survivors die with it.
+#[test]
+fn setsid_survivors_die_with_a_killed_arena() {
+    let test = "survivor-kill9";
+    if !bwrap_works(test) {
+        return;
+    }
+    at_each_level(test, |level| {
+        let what = format!("{test} at {}", level_name(level));
+        let mark = marker(&format!("{test}-{}", level_name(level)));
+        let dir = scratch(test);
+        let bots = [
+            zoo_bot(&mark, "attack_survivor.py", &[]),
+            sample_bot("random-bot"),
+        ];
+        let args = match_args(level, 1_000_000, &dir.path().join("logs"), &bots, &[]);
+        let mut arena = Command::new(common::arena())
+            .args(&args)
+            .current_dir(common::root())
+            .env("NO_COLOR", "1")
+            .env("TMPDIR", dir.path())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the arena runs");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let survivor = loop {
+            let found = processes_with(&mark)
+                .into_iter()
+                .any(|p| p.contains("time.sleep(3000)"));
+            if found || Instant::now() > deadline {
+                break found;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        let still_running = arena.try_wait().unwrap().is_none();
+        arena.kill().unwrap(); // SIGKILL
+        arena.wait().unwrap();
+        assert_none_left(&what, &mark);
+        assert!(survivor, "{what}: the survivor never started");
+        assert!(still_running, "{what}: the match ended before the kill");
+    });
+}
+
+/// Forks as fast as it can for 2 s: the process limit stops it well before 300.
+#[test]
+fn a_fork_bomb_is_bounded_by_the_process_limit() {
+    let test = "fork-bomb";
+    if !bwrap_works(test) {
+        return;
+    }
+    let limit = MAX_PROCESSES.to_string();
+    at_each_level(test, |level| {
+        let played = against_random(
+            test,
+            level,
+            "attack_forkbomb.py",
+            &["300"],
+            2,
+            &[PROCESSES_FLAG, &limit, "--startup-ms", "10000"],
+        );
+        played.no_faults(0);
+        played.attack_failed(0);
+    });
+}
+
+// ---------------------------------------------------------------- storage
+
+/// The largest "ATTACK fill-KIND progress: N MB" in `log`.
+fn fill_progress(log: &str, kind: &str) -> Option<u64> {
+    let prefix = format!("ATTACK fill-{kind} progress: ");
+    log.lines()
+        .filter_map(|l| l.strip_prefix(&prefix))
+        .filter_map(|rest| rest.trim_end_matches(" MB").parse().ok())
+        .max()
+}
+
+/// Fills `kind` ("ram", "tmp", "disk", ...) up to 400 MB under `limits`: the bot gets no
+/// further than `bound` MB (it may be killed on the way: a `crashed` fault).
+fn fill(test: &str, kinds: &[&str], bound: u64, limits: &[&str]) {
+    if !bwrap_works(test) {
+        return;
+    }
+    let bound_text = bound.to_string();
+    let mut script_args = vec![bound_text.as_str(), "400"];
+    script_args.extend_from_slice(kinds);
+    let mut extra = vec!["--decision-ms", "20000", "--max-restarts", "1"];
+    extra.extend_from_slice(limits);
+    at_each_level(test, |level| {
+        let played = against_random(test, level, "attack_fill.py", &script_args, 2, &extra);
+        played.only_faults(0, &["crashed"]);
+        let log = played.log(0);
+        let won: Vec<&str> = log.lines().filter(|l| l.contains(" SUCCEEDED")).collect();
+        assert!(won.is_empty(), "{}: {won:#?}", played.what);
+        let killed = played.faults(0, "crashed") > 0;
+        for kind in kinds {
+            let reached = fill_progress(&log, kind);
+            let failed = log.contains(&format!("ATTACK fill-{kind} failed: "));
+            assert!(
+                failed || killed,
+                "{}: fill-{kind} neither failed nor was stopped: {log}",
+                played.what
+            );
+            assert!(
+                reached.unwrap_or(0) <= bound,
+                "{}: fill-{kind} reached {reached:?} MB",
+                played.what
+            );
+        }
+    });
+}
+
+#[test]
+fn memory_is_bounded_by_the_memory_limit() {
+    let memory = MEMORY_MB.to_string();
+    fill("memory", &["ram"], MEMORY_MB + 44, &[MEMORY_FLAG, &memory]);
+}
+
+/// /tmp in memory (a tmpfs) counts toward the memory limit (or is capped on its own).
+#[test]
+fn a_tmpfs_fill_is_bounded_by_the_memory_limit() {
+    let memory = MEMORY_MB.to_string();
+    fill("tmpfs", &["tmp"], MEMORY_MB + 44, &[MEMORY_FLAG, &memory]);
+}
+
+#[test]
+fn the_working_directory_and_tmp_are_bounded_by_the_disk_limit() {
+    let disk = DISK_MB.to_string();
+    fill("disk", &["disk", "tmp"], DISK_MB + 36, &[DISK_FLAG, &disk]);
+}
+
+#[test]
+fn fd_exhaustion_stops_at_the_open_files_limit() {
+    let test = "fds";
+    if !bwrap_works(test) {
+        return;
+    }
+    let bound = (OPEN_FILES + 8).to_string();
+    at_each_level(test, |level| {
+        let played = against_random(test, level, "attack_fds.py", &[&bound], 3, &[]);
+        played.no_faults(0);
+        played.attack_failed(0);
+    });
+}
+
+// ----------------------------------------------------------------- faults
+
+/// Closing stdout is a crash at every level (the arena sees end of file), never a timeout.
+#[test]
+fn closing_stdout_is_a_crash_at_every_level() {
+    let test = "close-stdout";
+    if !bwrap_works(test) {
+        return;
+    }
+    at_each_level(test, |level| {
+        let played = against_random(test, level, "close_stdout.py", &[], 3, &[]);
+        assert!(played.faults(0, "crashed") >= 1, "{}", played.summary);
+        assert_eq!(played.faults(0, "timeout"), 0, "{}", played.summary);
+        played.only_faults(0, &["crashed"]);
+    });
+}
