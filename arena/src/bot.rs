@@ -17,6 +17,7 @@ mod report;
 mod seccomp;
 mod spec;
 mod stderr;
+mod stdout;
 mod usage;
 
 pub use bwrap::{BwrapPlan, Hidden, SYSTEM_DIRS, bwrap_args, probe_bwrap};

@@ -45,6 +45,7 @@ use std::time::Duration;
 
 use super::process::BotProcess;
 use super::spec::{BotSpec, SandboxLevel};
+use super::stdout::{SANDBOX_STDOUT, wrapper_args};
 
 /// Directories that are always replaced by a private, writable tmpfs.
 const SCRATCH: [&str; 1] = ["/tmp"];
@@ -92,6 +93,9 @@ pub struct BwrapPlan<'a> {
     pub switch_to_uid: Option<u32>,
     /// A file descriptor (inherited by bwrap) holding the seccomp program.
     pub seccomp_fd: Option<i32>,
+    /// A FIFO to be the bot's stdout (see `stdout.rs`): bound at [`SANDBOX_STDOUT`], and an
+    /// `sh` wrapper points the bot's stdout at it before exec'ing the bot.
+    pub stdout_fifo: Option<&'a Path>,
     pub program: &'a Path,
     pub args: &'a [String],
 }
@@ -126,6 +130,31 @@ pub fn bwrap_args(plan: &BwrapPlan<'_>) -> Vec<OsString> {
     out.extend(flags.into_iter().map(OsString::from));
     for dir in SCRATCH {
         push_tmpfs(&mut out, Path::new(dir), plan.disk_bytes, true);
+    }
+    if let Some(fifo) = plan.stdout_fifo {
+        let inside = Path::new(SANDBOX_STDOUT);
+        for dir in inside
+            .ancestors()
+            .skip(1)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .skip(1)
+        {
+            push(
+                &mut out,
+                &[
+                    "--perms".as_ref(),
+                    "0755".as_ref(),
+                    "--dir".as_ref(),
+                    dir.as_os_str(),
+                ],
+            );
+        }
+        push(
+            &mut out,
+            &["--bind".as_ref(), fifo.as_os_str(), inside.as_os_str()],
+        );
     }
     for dir in SYSTEM_DIRS {
         let path = Path::new(dir);
@@ -231,7 +260,11 @@ pub fn bwrap_args(plan: &BwrapPlan<'_>) -> Vec<OsString> {
     if let Some(uid) = plan.switch_to_uid {
         out.extend(setpriv_args(uid));
     }
-    out.push(plan.program.into());
+    if plan.stdout_fifo.is_some() {
+        out.extend(wrapper_args(plan.program));
+    } else {
+        out.push(plan.program.into());
+    }
     out.extend(plan.args.iter().map(OsString::from));
     out
 }
@@ -401,6 +434,7 @@ mod tests {
             disk_bytes: None,
             switch_to_uid: None,
             seccomp_fd: None,
+            stdout_fifo: None,
             program,
             args,
         }

@@ -16,6 +16,7 @@ use super::error::SpawnError;
 use super::identity::{BotUid, running_as_root};
 use super::limits::{self, ChildSetup};
 use super::spec::{BotSpec, DEFAULT_PATH, SandboxLevel};
+use super::stdout::StdoutFifo;
 
 /// A command plus what the caller needs to report on it and keep alive with the bot.
 pub(crate) struct Prepared {
@@ -35,6 +36,8 @@ pub(crate) struct Held {
     pub seccomp: Option<std::fs::File>,
     /// The bot's cgroup: its limits, and the way to kill every descendant.
     pub cgroup: Option<BotCgroup>,
+    /// Under bwrap: the FIFO that is the bot's stdout.
+    pub stdout_fifo: Option<StdoutFifo>,
 }
 
 pub(crate) fn prepare(spec: &BotSpec) -> Result<Prepared, SpawnError> {
@@ -143,6 +146,10 @@ pub(crate) fn prepare(spec: &BotSpec) -> Result<Prepared, SpawnError> {
                 .map_err(|e| unavailable(format!("cannot build the seccomp filter: {e}")))?;
             setup.inherit_fd = Some(filter.as_raw_fd());
             held.seccomp = Some(filter);
+            let fifo = StdoutFifo::create()
+                .map_err(|e| unavailable(format!("cannot create the stdout FIFO: {e}")))?;
+            let fifo_path = fifo.path();
+            held.stdout_fifo = Some(fifo);
             let paths = sandbox_paths(spec, &resolved);
             let cmd_args = bwrap_args(&BwrapPlan {
                 workdir: &workdir,
@@ -153,6 +160,7 @@ pub(crate) fn prepare(spec: &BotSpec) -> Result<Prepared, SpawnError> {
                 disk_bytes: spec.limits.disk_bytes,
                 switch_to_uid: bot_uid,
                 seccomp_fd: setup.inherit_fd,
+                stdout_fifo: Some(&fifo_path),
                 program: &paths.program,
                 args: &paths.args,
             });
@@ -175,7 +183,11 @@ pub(crate) fn prepare(spec: &BotSpec) -> Result<Prepared, SpawnError> {
         .envs(env)
         .current_dir(&workdir)
         .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
+        .stdout(if held.stdout_fifo.is_some() {
+            Stdio::null()
+        } else {
+            Stdio::piped()
+        })
         .stderr(Stdio::piped())
         // Backstop only: kills the direct child, not its descendants (see the group guard).
         .kill_on_drop(true);

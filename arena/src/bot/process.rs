@@ -10,7 +10,7 @@ use futures::FutureExt;
 use futures::StreamExt;
 use rustix::process::Pid;
 use tokio::io::AsyncWriteExt;
-use tokio::process::{Child, ChildStdin, ChildStdout};
+use tokio::process::{Child, ChildStdin};
 use tokio::time::{Instant, timeout, timeout_at};
 use tokio_util::codec::{FramedRead, LinesCodec, LinesCodecError};
 
@@ -21,6 +21,7 @@ use super::group::{self, GroupGuard};
 use super::orphans;
 use super::spec::BotSpec;
 use super::stderr::{StderrDrain, StderrSummary};
+use super::stdout::{BotStdout, StdoutFifo};
 
 /// After the leader exits on its own, how long its pipes may stay open before we conclude
 /// that a descendant holds them.
@@ -75,7 +76,7 @@ struct Inner {
     child: Child,
     /// `None` once closed.
     stdin: Option<ChildStdin>,
-    stdout: FramedRead<ChildStdout, LinesCodec>,
+    stdout: FramedRead<BotStdout, LinesCodec>,
     stderr: StderrDrain,
     /// The leader's status once observed (without reaping it).
     exit: Option<ExitStatus>,
@@ -120,7 +121,11 @@ impl BotProcess {
         drop(registry);
         let guard = GroupGuard::new(pid);
         let stdin = child.stdin.take().expect("stdin is piped");
-        let stdout = child.stdout.take().expect("stdout is piped");
+        let mut held = held;
+        let stdout = match held.stdout_fifo.as_mut().and_then(StdoutFifo::take_reader) {
+            Some(fifo) => BotStdout::Fifo(fifo),
+            None => BotStdout::Pipe(child.stdout.take().expect("stdout is piped")),
+        };
         let stderr = child.stderr.take().expect("stderr is piped");
         let stderr =
             StderrDrain::start(stderr, log, spec.stderr_log.clone(), spec.stderr_keep_bytes);
