@@ -9,6 +9,14 @@ use arena::exit::{Exit, ExitKind};
 use clap::Parser;
 
 fn main() -> ExitCode {
+    // The guard of another arena process (see `bot::guard`): not a user command.
+    let mut args = std::env::args();
+    if args.nth(1).as_deref() == Some(arena::bot::GUARD_COMMAND) {
+        if let Some(pid) = args.next().and_then(|p| p.parse().ok()) {
+            arena::bot::run_guard(pid);
+        }
+        return ExitCode::SUCCESS;
+    }
     let cli = Cli::parse(); // exits with code 2 on a bad command line
     init_tracing(cli.verbose);
     // Orphaned grandchildren of bots are reparented to the arena and reaped with the bot, so
@@ -18,6 +26,16 @@ fn main() -> ExitCode {
     }
     // Bots of an arena that was killed (SIGKILL, power cut) may still run in its cgroups.
     arena::bot::reap_stale();
+    // And if this arena is killed, its guard kills what its bots leave running.
+    if matches!(
+        cli.command,
+        Command::Match(_)
+            | Command::Tournament { .. }
+            | Command::Play(_)
+            | Command::CheckBot { .. }
+    ) {
+        arena::bot::spawn_guard();
+    }
     // One match is one referee task plus idle stderr drains: a current-thread runtime serves
     // it with one thread and no cross-thread wake-ups (~8% fewer instructions per decision
     // than a multi-thread one; BENCHMARKS.md). Tournaments run matches in parallel, and

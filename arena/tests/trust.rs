@@ -38,8 +38,23 @@ const LEVELS: [Option<&str>; 2] = [None, Some("bwrap")];
 /// Runs `attack` at each of [`LEVELS`], all of them even when one fails, then fails with
 /// the levels that failed (each one's panic message is printed as it happens).
 fn at_each_level(test: &str, attack: impl Fn(Option<&str>)) {
+    at_levels(test, &LEVELS, attack);
+}
+
+/// As [`at_each_level`], plus the `limits` level when the test runs as root: what the
+/// per-bot cgroup and the guard process contain there too (killing every descendant,
+/// bounding processes and memory). A plain user has no cgroups to give bots.
+fn at_each_level_and_limits(test: &str, attack: impl Fn(Option<&str>)) {
+    if is_root() {
+        at_levels(test, &[None, Some("bwrap"), Some("limits")], attack);
+    } else {
+        at_each_level(test, attack);
+    }
+}
+
+fn at_levels(test: &str, levels: &[Option<&str>], attack: impl Fn(Option<&str>)) {
     let mut failed = Vec::new();
-    for level in LEVELS {
+    for &level in levels {
         if let Err(panic) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| attack(level)))
         {
             let message = panic
@@ -506,7 +521,7 @@ fn a_setsid_survivor_dies_with_the_match() {
     if !bwrap_works(test) {
         return;
     }
-    at_each_level(test, |level| {
+    at_each_level_and_limits(test, |level| {
         let played = against_random(test, level, "attack_survivor.py", &[], 3, &[]);
         played.no_faults(0);
         let log = played.log(0);
@@ -522,7 +537,7 @@ fn setsid_survivors_of_a_restarted_bot_die_with_the_match() {
     if !bwrap_works(test) {
         return;
     }
-    at_each_level(test, |level| {
+    at_each_level_and_limits(test, |level| {
         let played = against_random(
             test,
             level,
@@ -552,7 +567,7 @@ fn setsid_survivors_die_with_a_killed_arena() {
     if !bwrap_works(test) {
         return;
     }
-    at_each_level(test, |level| {
+    at_each_level_and_limits(test, |level| {
         let what = format!("{test} at {}", level_name(level));
         let mark = marker(&format!("{test}-{}", level_name(level)));
         let dir = scratch(test);
@@ -598,7 +613,7 @@ fn a_fork_bomb_is_bounded_by_the_process_limit() {
         return;
     }
     let limit = MAX_PROCESSES.to_string();
-    at_each_level(test, |level| {
+    at_each_level_and_limits(test, |level| {
         let played = against_random(
             test,
             level,

@@ -582,7 +582,27 @@ fn reap_stale_in(base: &Path) {
         if pid == me || arena_alive(pid) {
             continue;
         }
-        let parent = entry.path();
+        reap_parent(&entry.path());
+    }
+}
+
+/// What the guard of arena `pid` does once that arena is gone: kills every process left in
+/// its cgroups and removes them.
+pub fn reap_arena(pid: u32) {
+    if let Ok(support) = detect() {
+        for base in support.bases() {
+            let parent = base.join(format!("{PARENT_PREFIX}{pid}"));
+            if parent.is_dir() {
+                reap_parent(&parent);
+            }
+        }
+    }
+}
+
+/// Kills the processes of one arena's cgroups and removes the directories.
+fn reap_parent(parent: &Path) {
+    let parent = parent.to_path_buf();
+    {
         tracing::info!("removing stale cgroup {}", parent.display());
         let deadline = Instant::now() + KILL_DEADLINE;
         let children: Vec<PathBuf> = fs::read_dir(&parent)
