@@ -464,7 +464,7 @@ fn bots_run_unprivileged_each_as_its_own_user() {
     if !root {
         eprintln!("{test}: not root, so the uids are the arena's own: not compared");
     }
-    at_each_level(test, |level| {
+    at_each_level_and_limits(test, |level| {
         let what = format!("{test} at {}", level_name(level));
         let mark = marker(&format!("{test}-{}", level_name(level)));
         let bots = [

@@ -108,6 +108,7 @@ pub(crate) fn prepare(spec: &BotSpec) -> Result<Prepared, SpawnError> {
         switch_to_uid: None,
         inherit_fd: None,
         arena_pid: std::process::id() as i32,
+        seccomp: None,
     };
     let mut cmd = match spec.sandbox {
         SandboxLevel::None => {
@@ -127,6 +128,10 @@ pub(crate) fn prepare(spec: &BotSpec) -> Result<Prepared, SpawnError> {
                 }
             }
             setup.switch_to_uid = bot_uid;
+            setup.seccomp = Some(
+                super::seccomp::program()
+                    .map_err(|e| unavailable(format!("cannot build the seccomp filter: {e}")))?,
+            );
             let mut cmd = Command::new(&resolved);
             cmd.args(args);
             cmd

@@ -24,6 +24,8 @@ pub(crate) struct ChildSetup {
     pub inherit_fd: Option<RawFd>,
     /// The arena's pid: if it died before the death signal was armed, the child exits.
     pub arena_pid: i32,
+    /// A compiled seccomp program to load last (the `limits` level; bwrap loads its own).
+    pub seccomp: Option<&'static [u8]>,
 }
 
 /// Registers the hook. Must run as the arena's user (root or not) before anything else
@@ -82,6 +84,7 @@ fn apply(setup: &ChildSetup) -> io::Result<()> {
         }
         let gid = rustix::process::Gid::from_raw(uid);
         let id = rustix::process::Uid::from_raw(uid);
+        drop_bounding_set()?;
         rustix::thread::set_thread_groups(&[])?;
         rustix::thread::set_thread_res_gid(gid, gid, gid)?;
         rustix::thread::set_thread_res_uid(id, id, id)?;
@@ -95,7 +98,50 @@ fn apply(setup: &ChildSetup) -> io::Result<()> {
         // The arena died before the death signal was armed.
         return Err(io::Error::from(io::ErrorKind::BrokenPipe));
     }
+    if let Some(program) = setup.seccomp {
+        load_seccomp(program)?;
+    }
     Ok(())
+}
+
+/// Empties the capability bounding set (needs `CAP_SETPCAP`, so before the uid change), so
+/// that nothing exec'd later can regain a capability. Capabilities this kernel does not know
+/// end the loop (EINVAL).
+fn drop_bounding_set() -> io::Result<()> {
+    for cap in 0..64 {
+        // SAFETY: a plain prctl with integer arguments.
+        if unsafe { libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0) } != 0 {
+            let error = io::Error::last_os_error();
+            if error.raw_os_error() == Some(libc::EINVAL) {
+                return Ok(());
+            }
+            return Err(error);
+        }
+    }
+    Ok(())
+}
+
+/// Installs a compiled classic-BPF program (an array of 8-byte `struct sock_filter`) on the
+/// calling thread, the only one of the forked child. no_new_privs is already set.
+fn load_seccomp(program: &'static [u8]) -> io::Result<()> {
+    let filter = libc::sock_fprog {
+        len: (program.len() / std::mem::size_of::<libc::sock_filter>()) as u16,
+        filter: program.as_ptr() as *mut libc::sock_filter,
+    };
+    // SAFETY: `filter` points to a valid program for the duration of the call; the kernel
+    // copies it. prctl is async-signal-safe.
+    let done = unsafe {
+        libc::prctl(
+            libc::PR_SET_SECCOMP,
+            libc::SECCOMP_MODE_FILTER,
+            &filter as *const libc::sock_fprog,
+        )
+    };
+    if done == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
 }
 
 /// Sets a limit, clamped to the current hard limit (raising it would need privileges).

@@ -17,7 +17,7 @@ pub struct SandboxReport {
     pub own_uid: bool,
     /// No capability, no_new_privs.
     pub unprivileged: bool,
-    /// The seccomp filter is installed.
+    /// The seccomp filter is installed (`limits` and `bwrap`).
     pub seccomp: bool,
     /// The bot's cgroup, with the limits it holds; `null` without cgroups.
     pub cgroup: Option<CgroupReport>,
@@ -56,7 +56,7 @@ impl SandboxReport {
             isolated,
             own_uid,
             unprivileged: limited && (own_uid || !running_as_root()),
-            seccomp: isolated,
+            seccomp: limited,
             cgroup,
             processes_max: cgroup_pids.or(limits.processes.filter(|_| own_uid)),
             memory_max_bytes: cgroup_memory.or(on(limits.memory_bytes)),
