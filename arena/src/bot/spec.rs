@@ -118,44 +118,37 @@ pub struct Limits {
 }
 
 /// How much isolation a bot gets. What each level does *not* contain matters as much as
-/// what it does; ARCHITECTURE.md ("Sandbox levels") has the same list.
+/// what it does; ARCHITECTURE.md ("Sandbox levels", "Threat model") has the same lists.
+/// Front ends use [`default_level`](crate::bot::default_level): `Bwrap` where it works.
 ///
-/// Every level: the bot runs as the arena's own user, in its own process group, with a
-/// cleared environment (`PATH`, `HOME` and the spec's `env` only), a private working
-/// directory as its current directory and `HOME`, piped stdin/stdout/stderr (lines capped,
-/// stderr log capped) and wall-clock deadlines on every read and write; its whole group is
-/// killed and reaped at the end.
+/// Every level: its own process group, a cleared environment (`PATH`, `HOME` and the spec's
+/// `env` only), a private working directory as its current directory and `HOME`, piped
+/// stdin/stdout/stderr (lines capped, stderr log capped) and wall-clock deadlines on every
+/// read and write; everything it started is killed and reaped at the end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SandboxLevel {
-    /// Own process group (in the arena's session), cleared environment, nothing else. Keeps
-    /// the `posix_spawn` path. For trusted bots only.
+    /// Own process group (in the arena's session), cleared environment, nothing else: the
+    /// bot runs as the arena's user, root included. Keeps the `posix_spawn` path. For your
+    /// own bots only.
     None,
-    /// Own session (hence own process group, and no controlling terminal), the rlimits in
-    /// [`Limits`] and no core dumps.
+    /// Resource control without isolation: own session (no controlling terminal), the
+    /// rlimits of [`Limits`], no core dumps, a death signal when the arena dies; under root a
+    /// uid of its own, an empty bounding set, no_new_privs and the seccomp filter; its own
+    /// cgroup where cgroups are usable (processes, memory, every descendant killed, also by
+    /// the guard process if the arena is killed).
     ///
-    /// This is resource control, **not isolation**. The private working directory is only
-    /// the current directory: the whole file system stays readable and writable as the
-    /// arena's user (another seat's working directory, the stderr logs, transcripts and the
-    /// replay being written, which holds every seat's cards; [`BotSpec::hidden`] is ignored),
-    /// the network is open, and the bot can see, signal and (where Yama allows) ptrace other
-    /// bots and the arena itself, which run as the same user. `RLIMIT_DATA` bounds heap and
-    /// private mappings, not shared or file mappings; nothing bounds the number of processes
-    /// (`RLIMIT_NPROC` counts all of the user's processes, and root ignores it) or the number
-    /// of files written.
+    /// **Not isolation**: the bot reads whatever any user can (the arena's command line in
+    /// `/proc`, world-readable logs, transcripts, replays, other projects), writes
+    /// world-writable directories and has the network; [`BotSpec::hidden`] is ignored; disk
+    /// is bounded per file only. The fallback where bubblewrap cannot run.
     #[default]
     Limits,
-    /// As `Limits`, inside bubblewrap: no network (own network namespace with only a down
-    /// `lo`), own PID namespace (other processes invisible, `/proc` private), read-only `/`,
-    /// private writable `/tmp` and `/run`, private `/dev`, the paths in [`BotSpec::hidden`]
-    /// emptied, only the workdir writable. Needs `bwrap` on the bot's or the arena's `PATH`.
-    ///
-    /// Still not contained: every file readable by the arena's user outside `/tmp`, `/run`
-    /// and the hidden paths is readable (home directories, keys, other projects);
-    /// Unix-domain sockets reachable through the file system outside those paths can still
-    /// be connected to (the network namespace covers TCP/IP and abstract sockets only); no
-    /// seccomp filter, so the whole kernel interface is exposed; `/tmp` and `/run` are
-    /// memory-backed and not counted by `RLIMIT_DATA`; no cgroup, so no limit on processes,
-    /// and CPU time is limited per process, not per bot.
+    /// As `Limits`, inside bubblewrap (`bwrap` on the bot's or the arena's `PATH`): own mount,
+    /// PID, network (a down `lo`), IPC and UTS namespaces; a file system of only the system's
+    /// runtime directories, the bot's own program and command-line files, its workdir (a
+    /// private tmpfs of at most [`Limits::disk_bytes`]) and a private `/tmp` of the same
+    /// size; no capability; the seccomp filter; [`BotSpec::hidden`] masked. The default
+    /// wherever it works.
     Bwrap,
 }
