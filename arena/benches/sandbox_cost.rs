@@ -30,8 +30,9 @@ fn env_or(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-/// (wall seconds, decisions) of one 2-seat chaal-bot match at `level`.
-fn play(level: &str, hands: u64, chaal: &Path) -> (f64, u64) {
+/// (wall seconds, decisions) of one 2-seat chaal-bot match at `level`, every process on
+/// CPU 0 when `pinned`.
+fn play(pinned: bool, level: &str, hands: u64, chaal: &Path) -> (f64, u64) {
     let mut args: Vec<String> = [
         "match",
         "--game",
@@ -51,7 +52,7 @@ fn play(level: &str, hands: u64, chaal: &Path) -> (f64, u64) {
     for _ in 0..2 {
         args.extend(["--bot".into(), chaal.display().to_string()]);
     }
-    let (output, elapsed) = timed(command(false, &common::arena(), &args));
+    let (output, elapsed) = timed(command(pinned, &common::arena(), &args));
     let summary: serde_json::Value =
         serde_json::from_slice(&output.stdout).expect("the --json summary");
     let decisions = summary["bots"]
@@ -91,6 +92,49 @@ fn demo(sandbox: Option<&str>) -> f64 {
     elapsed.as_secs_f64()
 }
 
+/// The decision and start rows of every level, `rounds` interleaved rounds.
+fn decision_table(pinned: bool, rounds: u64, hands: u64, chaal: &Path) {
+    let mut decision: Vec<Vec<f64>> = vec![Vec::new(); LEVELS.len()];
+    let mut decision_ratio: Vec<Vec<f64>> = vec![Vec::new(); LEVELS.len()];
+    let mut start: Vec<Vec<f64>> = vec![Vec::new(); LEVELS.len()];
+    let mut start_extra: Vec<Vec<f64>> = vec![Vec::new(); LEVELS.len()];
+    for _ in 0..rounds {
+        let mut per_decision = Vec::new();
+        let mut short_wall = Vec::new();
+        for level in LEVELS {
+            let (short, short_decisions) = play(pinned, level, 1, chaal);
+            let (long, long_decisions) = play(pinned, level, hands, chaal);
+            per_decision.push((long - short).max(0.0) / (long_decisions - short_decisions) as f64);
+            short_wall.push(short);
+        }
+        for i in 0..LEVELS.len() {
+            decision[i].push(per_decision[i] * 1e6);
+            decision_ratio[i].push(per_decision[i] / per_decision[0]);
+            start[i].push(short_wall[i] * 1e3);
+            start_extra[i].push((short_wall[i] - short_wall[0]) * 1e3);
+        }
+    }
+    println!(
+        "{}\n{:<8} {:>12} {:>10} {:>16} {:>16}",
+        if pinned { "pinned (taskset -c 0)" } else { "unpinned" },
+        "level",
+        "decision us",
+        "x none",
+        "1-hand match ms",
+        "+ms vs none"
+    );
+    for (i, level) in LEVELS.iter().enumerate() {
+        println!(
+            "{:<8} {:>12.2} {:>10.3} {:>16.1} {:>16.1}",
+            level,
+            median(&mut decision[i]),
+            median(&mut decision_ratio[i]),
+            median(&mut start[i]),
+            median(&mut start_extra[i]),
+        );
+    }
+}
+
 fn main() {
     if std::env::args().any(|a| a == "--list") {
         return; // `cargo bench -- --list` probes every bench target
@@ -104,39 +148,13 @@ fn main() {
         common::cpus(),
         common::today()
     );
-    let mut decision: Vec<Vec<f64>> = vec![Vec::new(); LEVELS.len()];
-    let mut decision_ratio: Vec<Vec<f64>> = vec![Vec::new(); LEVELS.len()];
-    let mut start: Vec<Vec<f64>> = vec![Vec::new(); LEVELS.len()];
-    let mut start_extra: Vec<Vec<f64>> = vec![Vec::new(); LEVELS.len()];
-    for _ in 0..rounds {
-        let mut per_decision = Vec::new();
-        let mut short_wall = Vec::new();
-        for level in LEVELS {
-            let (short, short_decisions) = play(level, 1, &chaal);
-            let (long, long_decisions) = play(level, hands, &chaal);
-            per_decision.push((long - short).max(0.0) / (long_decisions - short_decisions) as f64);
-            short_wall.push(short);
-        }
-        for i in 0..LEVELS.len() {
-            decision[i].push(per_decision[i] * 1e6);
-            decision_ratio[i].push(per_decision[i] / per_decision[0]);
-            start[i].push(short_wall[i] * 1e3);
-            start_extra[i].push((short_wall[i] - short_wall[0]) * 1e3);
-        }
-    }
-    println!(
-        "{:<8} {:>12} {:>10} {:>16} {:>16}",
-        "level", "decision us", "x none", "1-hand match ms", "+ms vs none"
-    );
-    for (i, level) in LEVELS.iter().enumerate() {
-        println!(
-            "{:<8} {:>12.2} {:>10.3} {:>16.1} {:>16.1}",
-            level,
-            median(&mut decision[i]),
-            median(&mut decision_ratio[i]),
-            median(&mut start[i]),
-            median(&mut start_extra[i]),
-        );
+    let pins: &[bool] = if common::can_pin() {
+        &[false, true]
+    } else {
+        &[false]
+    };
+    for &pinned in pins {
+        decision_table(pinned, rounds, hands, &chaal);
     }
     if env_or("SANDBOX_DEMO", 1) == 0 {
         return;
