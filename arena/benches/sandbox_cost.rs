@@ -116,7 +116,11 @@ fn decision_table(pinned: bool, rounds: u64, hands: u64, chaal: &Path) {
     }
     println!(
         "{}\n{:<8} {:>12} {:>10} {:>16} {:>16}",
-        if pinned { "pinned (taskset -c 0)" } else { "unpinned" },
+        if pinned {
+            "pinned (taskset -c 0)"
+        } else {
+            "unpinned"
+        },
         "level",
         "decision us",
         "x none",

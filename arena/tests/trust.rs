@@ -411,6 +411,82 @@ fn the_replay_the_logs_and_the_transcripts_stay_out_of_reach() {
     });
 }
 
+/// A tournament whose bot lives next to the tournament file (which names the seed): the
+/// bot's directory is readable, the file is not. The bot is told where it is (hex-encoded)
+/// and also searches for it by a token in its name.
+#[test]
+fn the_tournament_file_stays_out_of_reach() {
+    let test = "tournament-file";
+    if !bwrap_works(test) {
+        return;
+    }
+    at_each_level(test, |level| {
+        let what = format!("{test} at {}", level_name(level));
+        let dir = scratch(test);
+        for script in ["attack_files.py", "attack_common.py", "zoo_common.py"] {
+            std::fs::copy(zoo(script), dir.path().join(script)).unwrap();
+        }
+        let token = format!("secret-{}", std::process::id());
+        let file = dir.path().join(format!("{token}.toml"));
+        let args = [
+            hex(file.to_str().unwrap()),
+            hex(dir.path().join("no-logs").to_str().unwrap()),
+            hex(dir.path().join("no-transcripts").to_str().unwrap()),
+            hex(&token),
+        ]
+        .join(" ");
+        let sandbox = level.map_or(String::new(), |l| format!("sandbox = \"{l}\"\n"));
+        std::fs::write(
+            &file,
+            format!(
+                "name = \"t\"\ngame = \"classic\"\nformat = \"round-robin\"\nseats = 2\n\
+                 hands = 3\nseed = 12345\nrounds = 1\nduplicate = false\n{sandbox}\n\
+                 [time]\ndecision_ms = 5000\n\n\
+                 [[bot]]\nname = \"attacker\"\ncommand = \"python3 attack_files.py {args}\"\n\n\
+                 [[bot]]\nname = \"random\"\ncommand = \"{}\"\n",
+                sample_bot("random-bot")
+            ),
+        )
+        .unwrap();
+        let out = dir.path().join("out");
+        let output = Command::new(common::arena())
+            .args(["tournament", file.to_str().unwrap(), "-q", "--out"])
+            .arg(&out)
+            .env("TMPDIR", dir.path())
+            .output()
+            .expect("the arena runs");
+        assert!(
+            output.status.success(),
+            "{what}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let mut logs = Vec::new();
+        for entry in walk(&out.join("logs")) {
+            if entry.to_string_lossy().contains("attacker") {
+                logs.push(std::fs::read_to_string(&entry).unwrap());
+            }
+        }
+        assert!(!logs.is_empty(), "{what}: no log of the attacker");
+        for log in logs {
+            assert_attack_failed(&what, &log);
+        }
+    });
+}
+
+/// Every file under `dir`.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}
+
 // ------------------------------------------------------------------- root
 
 /// Root's powers: mount and unmount (the hidden paths, /tmp), remount / read-write, write to

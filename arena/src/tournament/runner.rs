@@ -51,7 +51,7 @@ pub async fn check_bots(t: &Tournament, scratch: &std::path::Path) -> anyhow::Re
     let mut checks = JoinSet::new();
     for (i, bot) in t.bots.iter().enumerate() {
         let mut spec = spec_for(t, bot, &scratch.join(format!("check-{i}")), scratch, i);
-        spec.hidden = vec![scratch.to_path_buf()];
+        spec.hidden = vec![scratch.to_path_buf(), t.file.clone()];
         let hello = Hello {
             protocol: PROTOCOL_VERSION,
             game: t.settings.variant,
@@ -155,8 +155,10 @@ fn match_config(t: &Tournament, m: &ScheduledMatch, out: &OutputDir) -> MatchCon
                     &logs,
                     seat,
                 );
-                // Under bwrap: no other seat's directory, no logs, replays or results.
-                spec.hidden = vec![out.root.clone()];
+                // Under bwrap: no other seat's directory, no logs, replays or results, and
+                // not the tournament file (it names the seed) even where it sits next to a
+                // bot's own files.
+                spec.hidden = vec![out.root.clone(), t.file.clone()];
                 SeatConfig { spec }
             })
             .collect(),
