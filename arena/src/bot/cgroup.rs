@@ -556,7 +556,7 @@ fn enable_v2_controllers(own: &Path, parent: &Path, pids: bool, memory: bool) {
 
 /// Cleans up after arenas that died without removing their cgroups (SIGKILL): every
 /// `teenpatti-arena-<pid>` directory under the arena's own cgroups whose pid is not a live
-/// process named `arena*` gets its processes killed and is removed. Call it at startup.
+/// process gets its processes killed and is removed. Call it at startup.
 pub fn reap_stale() {
     if let Ok(support) = detect() {
         for base in support.bases() {
@@ -579,7 +579,7 @@ fn reap_stale_in(base: &Path) {
         else {
             continue;
         };
-        if pid == me || arena_alive(pid) {
+        if pid == me || process_alive(pid) {
             continue;
         }
         reap_parent(&entry.path());
@@ -627,17 +627,14 @@ fn reap_parent(parent: &Path) {
     }
 }
 
-/// `pid` is a live process whose name starts with `arena`.
-fn arena_alive(pid: i32) -> bool {
+/// `pid` is a live process. Any process, not only one named `arena`: a program that embeds
+/// the library (the test binaries do) owns its cgroups as much as the arena does. A dead
+/// arena whose pid was reused keeps its directory until that process is gone too.
+fn process_alive(pid: i32) -> bool {
     let Some(p) = Pid::from_raw(pid) else {
         return false;
     };
-    match test_kill_process(p) {
-        Ok(()) | Err(Errno::PERM) => fs::read_to_string(format!("/proc/{pid}/comm"))
-            .map(|comm| comm.starts_with("arena"))
-            .unwrap_or(false),
-        Err(_) => false,
-    }
+    matches!(test_kill_process(p), Ok(()) | Err(Errno::PERM))
 }
 
 /// Kills every process in one cgroup directory: `cgroup.kill` (v2, 5.14+) or the freezer if
