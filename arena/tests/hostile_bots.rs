@@ -9,11 +9,13 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use common::{marker, processes_with, sample_bot, stderr, stdout};
+use common::{
+    bwrap_works, marker, processes_with, sample_bot, stderr, stderr_log, stdout, zoo_bot,
+};
 use serde_json::Value;
 
 /// The arena's peak resident memory must stay under this, whatever a bot does. A debug
@@ -22,22 +24,6 @@ const ARENA_RSS_LIMIT_KB: u64 = 100 * 1024;
 
 /// Far above what any of these matches takes, far below "hung".
 const MATCH_DEADLINE: Duration = Duration::from_secs(120);
-
-fn zoo(script: &str) -> PathBuf {
-    common::root().join("arena/tests/zoo").join(script)
-}
-
-/// `python3 -X MARK zoo/SCRIPT ARGS`: CPython ignores the unknown `-X` option, so the marker
-/// is on the command line (of the bot, and of bwrap around it) without reaching the script's
-/// own arguments.
-fn zoo_bot(mark: &str, script: &str, args: &[&str]) -> String {
-    let mut command = format!("python3 -X {mark} {}", zoo(script).display());
-    for arg in args {
-        command.push(' ');
-        command.push_str(arg);
-    }
-    command
-}
 
 /// A scratch directory outside `/tmp`: bwrap always empties `/tmp`, so only a directory
 /// elsewhere shows that the arena hides what it must hide.
@@ -61,16 +47,11 @@ impl Played {
     }
 
     fn faults(&self, seat: usize, kind: &str) -> u64 {
-        self.seat(seat)["faults"][kind].as_u64().unwrap_or(0)
+        common::seat_faults(&self.summary, seat, kind)
     }
 
     fn no_faults(&self, seat: usize) {
-        assert_eq!(
-            self.seat(seat)["faults"],
-            serde_json::json!({}),
-            "{}",
-            self.summary
-        );
+        common::assert_no_faults(&self.summary, seat, "match");
     }
 }
 
@@ -166,38 +147,8 @@ fn against_random(
     played
 }
 
-/// Whether bubblewrap works here, exactly as the arena uses it. Says why not on stderr.
-fn bwrap_works(test: &str) -> bool {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    match runtime.block_on(arena::bot::probe_bwrap()) {
-        Ok(()) => true,
-        Err(why) => {
-            common::skip(test, &format!("bubblewrap does not work here: {why}"));
-            false
-        }
-    }
-}
-
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-/// The stderr log of `seat` (named `seatN-NAME.stderr.log`) in `logs`.
-fn stderr_log(logs: &Path, seat: usize) -> PathBuf {
-    let prefix = format!("seat{seat}-");
-    std::fs::read_dir(logs)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .find(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with(&prefix) && n.ends_with(".stderr.log"))
-        })
-        .unwrap_or_else(|| panic!("no stderr log of seat {seat} in {}", logs.display()))
 }
 
 fn path_arg(path: &Path) -> &str {

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{marker, processes_with, sample_bot, stderr, stdout};
+use common::{bwrap_works, marker, processes_with, sample_bot, stderr, stdout, zoo, zoo_bot};
 use serde_json::Value;
 
 /// The flag that limits a bot's processes and threads (a cgroup's `pids.max`).
@@ -79,21 +79,6 @@ fn level_name(level: Option<&str>) -> &str {
     level.unwrap_or("default")
 }
 
-fn zoo(script: &str) -> PathBuf {
-    common::root().join("arena/tests/zoo").join(script)
-}
-
-/// `python3 -X MARK zoo/SCRIPT ARGS`: CPython ignores the unknown `-X` option, so the marker
-/// is on the command line (and on that of anything re-executed with it).
-fn zoo_bot(mark: &str, script: &str, args: &[&str]) -> String {
-    let mut command = format!("python3 -X {mark} {}", zoo(script).display());
-    for arg in args {
-        command.push(' ');
-        command.push_str(arg);
-    }
-    command
-}
-
 /// A scratch directory outside `/tmp` (the arena's `TMPDIR`, and where logs and replays go).
 fn scratch(test: &str) -> tempfile::TempDir {
     tempfile::Builder::new()
@@ -106,22 +91,6 @@ fn scratch(test: &str) -> tempfile::TempDir {
 /// (which a bot may read: the command line is the operator's grant).
 fn hex(text: &str) -> String {
     text.bytes().map(|b| format!("{b:02x}")).collect()
-}
-
-/// Whether bubblewrap works here, exactly as the arena uses it. Says why not on stderr (and
-/// fails under CI).
-fn bwrap_works(test: &str) -> bool {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    match runtime.block_on(arena::bot::probe_bwrap()) {
-        Ok(()) => true,
-        Err(why) => {
-            common::skip(test, &format!("bubblewrap does not work here: {why}"));
-            false
-        }
-    }
 }
 
 fn is_root() -> bool {
@@ -203,17 +172,11 @@ impl Played {
     }
 
     fn faults(&self, seat: usize, kind: &str) -> u64 {
-        self.seat(seat)["faults"][kind].as_u64().unwrap_or(0)
+        common::seat_faults(&self.summary, seat, kind)
     }
 
     fn no_faults(&self, seat: usize) {
-        assert_eq!(
-            self.seat(seat)["faults"],
-            serde_json::json!({}),
-            "{}: seat {seat} has faults: {}",
-            self.what,
-            self.summary
-        );
+        common::assert_no_faults(&self.summary, seat, &self.what);
     }
 
     /// Seat `seat`'s faults are all of the kinds in `allowed`.

@@ -141,15 +141,7 @@ pub fn bwrap_args(plan: &BwrapPlan<'_>) -> Vec<OsString> {
             .rev()
             .skip(1)
         {
-            push(
-                &mut out,
-                &[
-                    "--perms".as_ref(),
-                    "0755".as_ref(),
-                    "--dir".as_ref(),
-                    dir.as_os_str(),
-                ],
-            );
+            push_dir(&mut out, dir);
         }
         push(
             &mut out,
@@ -186,15 +178,7 @@ pub fn bwrap_args(plan: &BwrapPlan<'_>) -> Vec<OsString> {
         .chain(hidden_paths.iter().copied())
         .chain([workdir]);
     for dir in parents_to_create(targets, &readable, workdir) {
-        push(
-            &mut out,
-            &[
-                "--perms".as_ref(),
-                "0755".as_ref(),
-                "--dir".as_ref(),
-                dir.as_os_str(),
-            ],
-        );
+        push_dir(&mut out, dir);
     }
     for dir in readable {
         push(
@@ -374,6 +358,19 @@ fn mount_hidden(out: &mut Vec<OsString>, hidden: &[&Hidden]) {
             ),
         }
     }
+}
+
+/// A directory any user can cross (bwrap would make it 0700 when run as root).
+fn push_dir(out: &mut Vec<OsString>, dir: &Path) {
+    push(
+        out,
+        &[
+            "--perms".as_ref(),
+            "0755".as_ref(),
+            "--dir".as_ref(),
+            dir.as_os_str(),
+        ],
+    );
 }
 
 fn push(out: &mut Vec<OsString>, parts: &[&std::ffi::OsStr]) {

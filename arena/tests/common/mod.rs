@@ -95,3 +95,65 @@ pub fn skip(test: &str, why: &str) {
     }
     eprintln!("SKIPPED {test}: {why}");
 }
+
+/// How many faults of `kind` seat `seat` has in an `arena match --json` summary.
+pub fn seat_faults(summary: &serde_json::Value, seat: usize, kind: &str) -> u64 {
+    summary["bots"][seat]["faults"][kind].as_u64().unwrap_or(0)
+}
+
+/// Seat `seat` of an `arena match --json` summary has no fault at all.
+pub fn assert_no_faults(summary: &serde_json::Value, seat: usize, what: &str) {
+    assert_eq!(
+        summary["bots"][seat]["faults"],
+        serde_json::json!({}),
+        "{what}: seat {seat} has faults: {summary}"
+    );
+}
+
+/// A script of the zoo of misbehaving bots (`arena/tests/zoo/`).
+pub fn zoo(script: &str) -> PathBuf {
+    root().join("arena/tests/zoo").join(script)
+}
+
+/// `python3 -X MARK zoo/SCRIPT ARGS`: CPython ignores the unknown `-X` option, so the marker
+/// is on the command line (of the bot, of bwrap around it, and of anything re-executed with
+/// it) without reaching the script's own arguments.
+pub fn zoo_bot(mark: &str, script: &str, args: &[&str]) -> String {
+    let mut command = format!("python3 -X {mark} {}", zoo(script).display());
+    for arg in args {
+        command.push(' ');
+        command.push_str(arg);
+    }
+    command
+}
+
+/// Whether bubblewrap works here, exactly as the arena uses it. Says why not on stderr (and
+/// fails under CI, which installs it).
+pub fn bwrap_works(test: &str) -> bool {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    match runtime.block_on(arena::bot::probe_bwrap()) {
+        Ok(()) => true,
+        Err(why) => {
+            skip(test, &format!("bubblewrap does not work here: {why}"));
+            false
+        }
+    }
+}
+
+/// The stderr log of `seat` (named `seatN-NAME.stderr.log`) in `logs`.
+pub fn stderr_log(logs: &Path, seat: usize) -> PathBuf {
+    let prefix = format!("seat{seat}-");
+    std::fs::read_dir(logs)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with(&prefix) && n.ends_with(".stderr.log"))
+        })
+        .unwrap_or_else(|| panic!("no stderr log of seat {seat} in {}", logs.display()))
+}
