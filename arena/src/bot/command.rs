@@ -106,6 +106,7 @@ pub(crate) fn prepare(spec: &BotSpec) -> Result<Prepared, SpawnError> {
     let mut setup = ChildSetup {
         limits: spec.limits,
         switch_to_uid: None,
+        processes_of_own_uid: spec.limits.processes.filter(|_| bot_uid.is_some()),
         inherit_fd: None,
         arena_pid: std::process::id() as i32,
         seccomp: None,

@@ -16,10 +16,11 @@ use super::spec::Limits;
 pub(crate) struct ChildSetup {
     pub limits: Limits,
     /// Become this uid and gid, with no supplementary group (the `limits` level when the
-    /// arena is root; under bwrap `setpriv` does it inside the sandbox instead). Also makes
-    /// `Limits::processes` an `RLIMIT_NPROC`, which counts per uid: this uid is the bot's
-    /// alone.
+    /// arena is root; under bwrap `setpriv` does it inside the sandbox instead).
     pub switch_to_uid: Option<u32>,
+    /// `RLIMIT_NPROC`, set when the bot runs as a uid of its own (which it counts: a
+    /// per-bot process limit even without cgroups; root, and so bwrap itself, is exempt).
+    pub processes_of_own_uid: Option<u64>,
     /// A descriptor the exec'd program must inherit (the seccomp program for bwrap).
     pub inherit_fd: Option<RawFd>,
     /// The arena's pid: if it died before the death signal was armed, the child exits.
@@ -78,10 +79,10 @@ fn apply(setup: &ChildSetup) -> io::Result<()> {
         let fd = unsafe { rustix::fd::BorrowedFd::borrow_raw(fd) };
         rustix::io::fcntl_setfd(fd, rustix::io::FdFlags::empty())?;
     }
+    if let Some(n) = setup.processes_of_own_uid {
+        set(Resource::Nproc, n, n)?;
+    }
     if let Some(uid) = setup.switch_to_uid {
-        if let Some(n) = limits.processes {
-            set(Resource::Nproc, n, n)?;
-        }
         let gid = rustix::process::Gid::from_raw(uid);
         let id = rustix::process::Uid::from_raw(uid);
         drop_bounding_set()?;
