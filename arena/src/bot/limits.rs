@@ -10,8 +10,9 @@ use tokio::process::Command;
 use super::cgroup::CgroupEntry;
 use super::spec::Limits;
 
-/// Everything the child applies to itself. `Copy` and made of integers only: the hook runs
-/// between fork and exec in a multi-threaded process, so it must not allocate or lock.
+/// Everything the child applies to itself. `Copy`, integers and a static slice only: the
+/// hook runs between fork and exec in a multi-threaded process, so it must not allocate or
+/// lock.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct ChildSetup {
     pub limits: Limits,
@@ -39,7 +40,7 @@ pub(crate) struct ChildSetup {
 ///
 /// Registering a hook switches std from `posix_spawn` to `fork`+`exec`.
 pub(crate) fn install(cmd: &mut Command, setup: ChildSetup, cgroup: Option<CgroupEntry>) {
-    // SAFETY: the closure captures only `setup` and `cgroup`, plain integers, and makes
+    // SAFETY: the closure captures only `setup` and `cgroup` (integers, a static slice) and makes
     // plain syscalls (setsid, write, setrlimit, fcntl, setgroups, setres[ug]id, prctl,
     // getppid, kill). It doesn't allocate, take locks or touch any state shared with other
     // threads of the parent, so it is sound to run between fork and exec. Converting an
