@@ -28,6 +28,12 @@ pub async fn tournament(
             .unwrap_or(1)
     });
     let out = out.unwrap_or_else(|| t.output.clone());
+    if !quiet {
+        eprintln!(
+            "{}",
+            crate::bot::SandboxReport::new(t.sandbox, &t.limits).line()
+        );
+    }
     let options = RunOptions {
         jobs,
         out: out.clone(),
