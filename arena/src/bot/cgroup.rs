@@ -413,6 +413,18 @@ impl CgroupSupport {
 
 /// What a bot's cgroup on this machine would hold for `limits`: `None` without cgroups.
 pub fn planned(limits: &CgroupLimits) -> Option<CgroupReport> {
+    // Detection reads the hierarchy; whether the arena may write there (root, or a delegated
+    // subtree) shows only by making a cgroup, once.
+    static USABLE: OnceLock<bool> = OnceLock::new();
+    let usable = *USABLE.get_or_init(|| {
+        matches!(
+            BotCgroup::create("probe", &CgroupLimits::default()),
+            Ok(Some(_))
+        )
+    });
+    if !usable {
+        return None;
+    }
     let (version, pids, memory) = match detect().ok()? {
         CgroupSupport::V1 { pids, memory, .. } => {
             (CgroupVersion::V1, pids.is_some(), memory.is_some())
