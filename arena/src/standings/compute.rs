@@ -12,11 +12,18 @@
 //!   is `None` (`null` in JSON).
 //! * **Won / lost / drawn.** In a match, a bot won if its net is strictly the highest at the table,
 //!   drew if it is tied for the highest, lost otherwise (so in a 4-seat match, 3 seats lose).
-//! * **Rating.** Bradley–Terry on pairwise results (for every match and every pair of seats of
-//!   different bots: more net chips wins, equal nets are half a win each), fitted by Hunter's MM
-//!   algorithm with one virtual draw per pair, on the Elo scale (`400·log₁₀ γ`), anchored so the
-//!   mean rating of the bots is 0. Its error is the 95% half-width `1.96 × sd` of a bootstrap over
+//! * **Rating** (the ranking). Bradley–Terry on duplicate blocks: in every block, each pair
+//!   of bots that met is one comparison, won by the bot whose chips edge over the other in
+//!   that block (`(netA − netB)/2` summed over the block's matches) is positive, half each at
+//!   exactly 0. The deal's luck cancels within a block, and a block counts once however large
+//!   the margin, so a bot that crushes the weakest bot does not outrank one that beats it
+//!   head-to-head. Fitted by Hunter's MM algorithm with one virtual draw per pair, on the Elo
+//!   scale (`400·log₁₀ γ`: +200 means winning ~76% of blocks against a 0-rated bot), anchored
+//!   so the mean rating is 0. Its error is the 95% half-width `1.96 × sd` of a bootstrap over
 //!   duplicate blocks (200 resamples, fixed seed). See [`super::rating`].
+//! * **Tier.** Down the rating order, a bot opens a new tier when it is below the first bot of
+//!   the current tier by more than 1.96 standard errors of the difference; bots of one tier
+//!   are not separable at 95%.
 //! * **Crosstable.** For every ordered pair (A, B) that sat in the same match: the matches and
 //!   hands they shared, A's chips per hand in them, and A's *edge* over B: `(netA − netB)/2` per
 //!   hand. Heads-up (zero-sum) the edge is exactly A's chips per hand; at larger tables it
@@ -24,7 +31,7 @@
 //!   shared gives the mark: `"+"` if it lies above 0 (A significantly ahead), `"-"` below 0,
 //!   `""` otherwise (including a single shared block).
 //!
-//! Bots are ordered by chips per hand, descending, ties by name. Records whose per-seat vectors
+//! Bots are ordered by rating, descending, ties by chips per hand, then by name. Records whose per-seat vectors
 //! are shorter than `seats` are read leniently (missing entries count as 0). Everything is
 //! deterministic: the same records give the same standings, bit for bit.
 
@@ -55,8 +62,12 @@ pub struct Standings {
 /// One bot's line of the standings. See the module documentation for the definitions.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BotStanding {
-    /// 1 for the first line.
+    /// 1 for the first line: the order of `rating`.
     pub rank: u64,
+    /// 1 for the best tier: bots of one tier are not separable at 95% by rating (see
+    /// [`compute`]'s module documentation).
+    #[serde(default)]
+    pub tier: u64,
     pub name: String,
     /// Appearances (seats) in matches.
     pub matches: u64,
@@ -132,9 +143,6 @@ struct PairAccumulator {
     blocks: BTreeMap<u64, (f64, u64)>,
 }
 
-/// Pairwise results in one block: (lower bot, higher bot) → (points of the lower, comparisons).
-type PairPoints = BTreeMap<(usize, usize), (f64, f64)>;
-
 /// Computes the standings of the matches `records` (in any order).
 pub fn compute(records: &[MatchRecord]) -> Standings {
     let names: Vec<&str> = {
@@ -151,9 +159,10 @@ pub fn compute(records: &[MatchRecord]) -> Standings {
 
     let mut bots: Vec<BotAccumulator> = (0..players).map(|_| BotAccumulator::default()).collect();
     let mut pairs: BTreeMap<(usize, usize), PairAccumulator> = BTreeMap::new();
-    let mut block_tallies: BTreeMap<u64, PairPoints> = BTreeMap::new();
+    let mut all_blocks: std::collections::BTreeSet<u64> = std::collections::BTreeSet::new();
 
     for record in records {
+        all_blocks.insert(record.block);
         let seats: Vec<usize> = record.seats.iter().map(|s| index[s.as_str()]).collect();
         let net = |seat: usize| record.net.get(seat).copied().unwrap_or(0);
         let best = (0..seats.len()).map(net).max();
@@ -185,26 +194,6 @@ pub fn compute(records: &[MatchRecord]) -> Standings {
             }
         }
 
-        // Pairwise comparisons for the ratings.
-        let tally = block_tallies.entry(record.block).or_default();
-        for s in 0..seats.len() {
-            for t in s + 1..seats.len() {
-                if seats[s] == seats[t] {
-                    continue;
-                }
-                // Oriented from the lower bot index.
-                let (low, high) = if seats[s] < seats[t] { (s, t) } else { (t, s) };
-                let points = match net(low).cmp(&net(high)) {
-                    std::cmp::Ordering::Greater => 1.0,
-                    std::cmp::Ordering::Equal => 0.5,
-                    std::cmp::Ordering::Less => 0.0,
-                };
-                let entry = tally.entry((seats[low], seats[high])).or_default();
-                entry.0 += points;
-                entry.1 += 1.0;
-            }
-        }
-
         // Crosstable: per pair of distinct bots at the table, their nets summed over their seats.
         let mut net_of: BTreeMap<usize, i64> = BTreeMap::new();
         for (seat, &bot) in seats.iter().enumerate() {
@@ -225,21 +214,25 @@ pub fn compute(records: &[MatchRecord]) -> Standings {
         }
     }
 
-    // Ratings.
-    let block_list: Vec<Vec<PairTally>> = block_tallies
-        .into_values()
-        .map(|pairs| {
-            pairs
-                .into_iter()
-                .map(|((a, b), (points_a, games))| PairTally {
-                    a,
-                    b,
-                    points_a,
-                    games,
-                })
-                .collect()
-        })
-        .collect();
+    // Ratings: in every duplicate block, each pair of bots that met is one comparison, won by
+    // the bot whose chips edge over the other in that block is positive (half each at 0).
+    let mut by_block: BTreeMap<u64, Vec<PairTally>> = BTreeMap::new();
+    for (&(a, b), pair) in &pairs {
+        for (&block, &(edge, _hands)) in &pair.blocks {
+            let points_a = match edge.total_cmp(&0.0) {
+                std::cmp::Ordering::Greater => 1.0,
+                std::cmp::Ordering::Equal => 0.5,
+                std::cmp::Ordering::Less => 0.0,
+            };
+            by_block.entry(block).or_default().push(PairTally {
+                a,
+                b,
+                points_a,
+                games: 1.0,
+            });
+        }
+    }
+    let block_list: Vec<Vec<PairTally>> = by_block.into_values().collect();
     let mut total = Tally::new(players);
     for pair in block_list.iter().flatten() {
         total.add_pair(pair, 1.0);
@@ -268,6 +261,7 @@ pub fn compute(records: &[MatchRecord]) -> Standings {
             let estimate = block_estimate(&samples, CONFIDENCE);
             let standing = BotStanding {
                 rank: 0,
+                tier: 0,
                 name: names[i].to_string(),
                 matches: acc.matches,
                 blocks: acc.blocks.len() as u64,
@@ -287,8 +281,9 @@ pub fn compute(records: &[MatchRecord]) -> Standings {
         })
         .collect();
     standings.sort_by(|(_, a), (_, b)| {
-        b.chips_per_hand
-            .total_cmp(&a.chips_per_hand)
+        b.rating
+            .total_cmp(&a.rating)
+            .then_with(|| b.chips_per_hand.total_cmp(&a.chips_per_hand))
             .then_with(|| a.name.cmp(&b.name))
     });
     let mut rank_of = vec![0usize; players];
@@ -296,6 +291,7 @@ pub fn compute(records: &[MatchRecord]) -> Standings {
         standing.rank = rank as u64 + 1;
         rank_of[*i] = rank;
     }
+    assign_tiers(standings.iter_mut().map(|(_, s)| s));
 
     let mut crosstable = Vec::with_capacity(pairs.len() * 2);
     for (&(a, b), pair) in &pairs {
@@ -343,9 +339,33 @@ pub fn compute(records: &[MatchRecord]) -> Standings {
 
     Standings {
         matches: records.len() as u64,
-        blocks: block_list.len() as u64,
+        blocks: all_blocks.len() as u64,
         bots: standings.into_iter().map(|(_, s)| s).collect(),
         crosstable,
+    }
+}
+
+/// Tiers down the rating order: a bot opens a new tier when its rating is below that of the
+/// first bot of the current tier by more than 1.96 standard errors of the difference (the
+/// bootstrap errors combined as if independent); otherwise it shares the tier. Without an
+/// error (one block) nothing is separable.
+fn assign_tiers<'a>(ranked: impl Iterator<Item = &'a mut BotStanding>) {
+    let mut leader: Option<(f64, Option<f64>)> = None;
+    let mut tier = 0;
+    for bot in ranked {
+        let separate = match leader {
+            None => true,
+            Some((rating, error)) => match (error, bot.rating_error) {
+                // The errors are 95% half-widths: 1.96 standard deviations each.
+                (Some(e1), Some(e2)) => rating - bot.rating > (e1 * e1 + e2 * e2).sqrt(),
+                _ => false,
+            },
+        };
+        if separate {
+            tier += 1;
+            leader = Some((bot.rating, bot.rating_error));
+        }
+        bot.tier = tier;
     }
 }
 

@@ -26,6 +26,7 @@ pub fn render_table(standings: &Standings) -> String {
 
     let header = [
         "rank",
+        "tier",
         "bot",
         "chips/hand",
         "95% CI",
@@ -48,6 +49,7 @@ pub fn render_table(standings: &Standings) -> String {
             };
             vec![
                 b.rank.to_string(),
+                b.tier.to_string(),
                 b.name.clone(),
                 format!("{:+.3} ± {half}", b.chips_per_hand),
                 interval(b.ci),
@@ -59,8 +61,9 @@ pub fn render_table(standings: &Standings) -> String {
         })
         .collect();
     // Left-aligned: bot and faults; the rest right-aligned.
-    let left = [false, true, false, false, false, false, false, true];
+    let left = [false, false, true, false, false, false, false, false, true];
     write_table(&mut out, &header, &rows, &left);
+    out.push_str(LEGEND);
 
     if !standings.crosstable.is_empty() {
         out.push('\n');
@@ -97,6 +100,17 @@ pub fn render_table(standings: &Standings) -> String {
     }
     out
 }
+
+/// One sentence per column of the standings table.
+const LEGEND: &str = "Columns:
+  rank, rating: order by rating, Bradley-Terry (Elo scale, mean 0) on duplicate blocks: in each
+    block a bot beats another when its chips edge over it is positive (+200: ~76% of blocks
+    won against a 0-rated bot); the +/- is a 95% bootstrap half-width.
+  tier: bots of one tier are not separable at 95% by rating.
+  chips/hand, 95% CI: net chips per hand over all its matches, with its 95% interval over
+    duplicate blocks; it depends on who else played (a bot gains most from the weakest).
+  total: net chips. W-L-D: matches with the most chips at the table, not, tied.
+";
 
 /// `[lo, hi]` or `unbounded`.
 fn interval(ci: Option<Interval>) -> String {
@@ -154,7 +168,7 @@ fn write_table(out: &mut String, header: &[&str], rows: &[Vec<String>], left: &[
 
 /// The standings as CSV: a header, then one row per bot, best first. Columns: `rank, bot,
 /// matches, blocks, hands, hands_won, chips, chips_per_hand, ci_low, ci_high, won, lost, drawn,
-/// rating, rating_error`, then one `faults_<kind>` column per [`FaultKind`]. Unbounded intervals
+/// rating, rating_error`, then one `faults_<kind>` column per [`FaultKind`], then `tier`. Unbounded intervals
 /// and missing errors are empty cells; names are quoted when needed (RFC 4180).
 pub fn to_csv(standings: &Standings) -> String {
     let mut out = String::from(
@@ -164,7 +178,7 @@ pub fn to_csv(standings: &Standings) -> String {
     for kind in FaultKind::ALL {
         let _ = write!(out, ",faults_{kind}");
     }
-    out.push('\n');
+    out.push_str(",tier\n");
     for b in &standings.bots {
         let (low, high) = match b.ci {
             Some(ci) => (format!("{:.6}", ci.low), format!("{:.6}", ci.high)),
@@ -196,7 +210,7 @@ pub fn to_csv(standings: &Standings) -> String {
         for kind in FaultKind::ALL {
             let _ = write!(out, ",{}", b.faults.get(&kind).copied().unwrap_or(0));
         }
-        out.push('\n');
+        let _ = writeln!(out, ",{}", b.tier);
     }
     out
 }
