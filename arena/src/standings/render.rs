@@ -70,7 +70,8 @@ pub fn render_table(standings: &Standings) -> String {
         let _ = writeln!(
             out,
             "Crosstable: row's edge over column, chips/hand ((row net - column net) / 2 per hand; \
-             heads-up, the row's chips/hand); +/- significant at 95% over duplicate blocks"
+             heads-up, the row's chips/hand); +/- significant at 95% over duplicate blocks, each \
+             pair on its own: among many pairs of equal bots about 1 in 20 shows a mark by chance"
         );
         let mut header: Vec<String> = vec!["rank".into(), "bot".into()];
         header.extend(standings.bots.iter().map(|b| b.rank.to_string()));
