@@ -141,6 +141,7 @@
     const cell = (col, text, cls) => el('td', { 'data-col': col, class: cls || 'num', text });
     return el('tr', { 'data-testid': 'standings-row', 'data-bot': bot.name }, [
       cell('rank', bot.rank),
+      cell('tier', bot.tier === undefined ? '' : bot.tier),
       el('td', { 'data-col': 'name', class: 'bot' }, [el('span', { class: 'swatch', style: 'background:' + colour }), bot.name]),
       cell('chips_per_hand', signed(bot.chips_per_hand, 3), 'num ' + signClass(bot.chips_per_hand)),
       el('td', { 'data-col': 'ci', class: 'ci-cell', 'data-low': bot.ci ? bot.ci.low : '', 'data-high': bot.ci ? bot.ci.high : '' }, [
@@ -330,7 +331,7 @@
     renderChipsChart(data, colours);
     renderFaults(data);
     renderMatches(data);
-    $('footer').textContent = 'Definitions: chips per hand, intervals, W-L-D, ratings and the crosstable as in arena standings (arena/src/standings/compute.rs).';
+    $('footer').textContent = 'Definitions: chips per hand, intervals, W-L-D, ratings, tiers and the crosstable as in arena standings (arena/src/standings/compute.rs).';
     document.body.dataset.ready = 'true';
   }
 

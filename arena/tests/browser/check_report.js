@@ -48,6 +48,7 @@ function standingsInPage() {
     return {
       bot: row.dataset.bot,
       rank: cell('rank').textContent,
+      tier: cell('tier').textContent,
       name: cell('name').textContent,
       chips_per_hand: cell('chips_per_hand').textContent,
       ci: ci.dataset.low === '' ? null : { low: Number(ci.dataset.low), high: Number(ci.dataset.high) },
@@ -81,6 +82,7 @@ function otherSectionsInPage() {
     })),
     matches: [...document.querySelectorAll('[data-testid="match-row"]')].map((r) => Number(r.dataset.index)),
     links: [...document.querySelectorAll('[data-testid="replay-link"]')].map((a) => ({ index: Number(a.dataset.index), href: a.href })),
+    legend: (document.querySelector('[data-testid="standings-legend"]') || { textContent: '' }).textContent,
   };
 }
 
@@ -94,6 +96,7 @@ function checkStandings(rows, standings) {
     assert.equal(row.bot, bot.name, where + ': bot');
     assert.equal(row.name, bot.name, where + ': name');
     assert.equal(row.rank, String(bot.rank), where + ': rank');
+    assert.equal(row.tier, String(bot.tier), where + ': tier');
     assert.equal(row.chips_per_hand, signed(bot.chips_per_hand, 3), where + ': chips per hand');
     if (bot.ci === null) {
       assert.equal(row.ci, null, where + ': interval');
@@ -179,6 +182,9 @@ run(async (session) => {
   await page.waitForSelector('body[data-ready="true"]', { state: 'attached', timeout: 10000 });
   checkStandings(await page.evaluate(standingsInPage), standings);
   const shown = await page.evaluate(otherSectionsInPage);
+  for (const column of ['Rating', 'Tier', 'Chips/hand', 'W-L-D']) {
+    assert.ok(shown.legend.includes(column), 'the standings legend explains ' + column);
+  }
   checkSections(shown, standings, results);
   assert.ok(await page.locator('[data-testid="chips-chart"]').isVisible(), 'the chips chart is shown');
   assert.ok(await page.locator('[data-testid="crosstable"]').isVisible(), 'the crosstable is shown');
