@@ -29,11 +29,19 @@
 //!
 //! With `lower = ln(β/(1−α))` and `upper = ln((1−β)/α)`: accept H1 once `LLR ≥ upper`, accept H0
 //! once `LLR ≤ lower`, continue otherwise. No decision is taken before `min_samples`
-//! observations (default [`Sprt::DEFAULT_MIN_SAMPLES`] = 20): the variance estimated from a
+//! observations (default [`Sprt::DEFAULT_MIN_SAMPLES`] = 20, the `min_blocks` of a tournament
+//! file's `[sprt]` table): the variance estimated from a
 //! handful of blocks is unreliable, and an early small `s²` inflates the LLR. Measured on normal
 //! streams (m0 = 0, m1 = 0.2, sd 1, α = β = 0.05, 2000 runs each): deciding from the second
 //! observation on gave error rates of about 15%; from the 20th, about 5.5%, for an average of
 //! about 130 observations either way.
+//!
+//! # Verdict
+//!
+//! [`verdict`] replays the test over an SPRT tournament's match records and words the result
+//! ([`SprtVerdict`], saved in standings.json): H1 accepted means the candidate is better than
+//! the baseline by at least `m1` chips per hand (at the error rates given), H0 accepted that
+//! its edge is at most `m0`; `max_blocks` reached without either is inconclusive.
 
 use serde::{Deserialize, Serialize};
 
