@@ -626,3 +626,51 @@ fn missing_program(program: &str, base: &Path) -> Option<String> {
         .unwrap_or(false);
     (!found).then(|| format!("program {program:?} is not on the PATH"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sprt_file(extra: &str) -> String {
+        format!(
+            "game = \"classic\"\nformat = \"sprt\"\n[sprt]\nm0 = 0.0\nm1 = 1.0\n{extra}\n\
+             [[bot]]\nname = \"a\"\ncommand = \"sh\"\n[[bot]]\nname = \"b\"\ncommand = \"sh\"\n"
+        )
+    }
+
+    fn parse(text: &str) -> Result<Tournament, ConfigError> {
+        Tournament::parse(text, Path::new("t.toml"), Path::new("."))
+    }
+
+    #[test]
+    fn min_blocks_defaults_to_20_and_stays_out_of_plans_and_fingerprints_then() {
+        let t = parse(&sprt_file("")).unwrap();
+        assert_eq!(t.sprt.unwrap().min_blocks, 20);
+        let json = serde_json::to_string(&t).unwrap();
+        assert!(!json.contains("min_blocks"), "{json}");
+        // A plan written before min_blocks existed reads as the default, same fingerprint.
+        let old: Tournament = serde_json::from_str(&json).unwrap();
+        assert_eq!(old.sprt.unwrap().min_blocks, 20);
+        assert_eq!(
+            t.fingerprint(),
+            parse(&sprt_file("min_blocks = 20")).unwrap().fingerprint()
+        );
+        let t = parse(&sprt_file("min_blocks = 5\nmax_blocks = 5")).unwrap();
+        assert_eq!(t.sprt.unwrap().min_blocks, 5);
+        assert!(
+            serde_json::to_string(&t)
+                .unwrap()
+                .contains("\"min_blocks\":5")
+        );
+    }
+
+    #[test]
+    fn max_blocks_below_min_blocks_is_refused_with_line_and_field() {
+        let e = parse(&sprt_file("min_blocks = 30\nmax_blocks = 29")).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("sprt.max_blocks"));
+        assert_eq!(e.line, Some(7));
+        assert!(e.message.contains("min_blocks = 30"), "{e}");
+        let e = parse(&sprt_file("min_blocks = 1")).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("sprt.min_blocks"));
+    }
+}
