@@ -298,10 +298,11 @@ pub fn block_score(
 /// `LLR 1.23 [-2.94, 2.94] after 14 blocks`: the state of a running test, for progress lines.
 pub fn progress_line(test: &Sprt) -> String {
     let (lower, upper) = test.bounds();
+    let n = test.samples();
     format!(
-        "SPRT: LLR {} [{lower:.2}, {upper:.2}] after {} blocks",
+        "SPRT: LLR {} [{lower:.2}, {upper:.2}] after {n} {}",
         number(test.llr()),
-        test.samples()
+        if n == 1 { "block" } else { "blocks" }
     )
 }
 
