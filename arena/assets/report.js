@@ -320,12 +320,31 @@
     apply();
   }
 
+  // ---------------------------------------------------------------- sprt
+
+  // The verdict of an SPRT tournament (standings.sprt), in words, with its numbers.
+  function renderSprt(data) {
+    const v = data.standings.sprt;
+    if (!v) return;
+    const panel = $('sprt-panel');
+    panel.hidden = false;
+    panel.dataset.decision = v.decision;
+    $('sprt-verdict').textContent = v.verdict;
+    const llr = typeof v.llr === 'number' ? v.llr.toFixed(2) : v.llr;
+    $('sprt-details').replaceChildren(
+      el('li', { text: v.h0 }),
+      el('li', { text: v.h1 }),
+      el('li', { text: 'LLR ' + llr + ' in [' + v.lower.toFixed(2) + ', ' + v.upper.toFixed(2) + '] after ' + v.blocks + ' duplicate blocks (decisions from ' + v.min_blocks + ' blocks on, at most ' + v.max_blocks + '); alpha ' + v.alpha + ', beta ' + v.beta }),
+    );
+  }
+
   // ---------------------------------------------------------------- page
 
   function main() {
     const data = JSON.parse($('report-data').textContent);
     const colours = new Map(data.standings.bots.map((b, i) => [b.name, PALETTE[i % PALETTE.length]]));
     $('report-info').textContent = describeTournament(data);
+    renderSprt(data);
     renderStandings(data, colours);
     renderCrosstable(data);
     renderChipsChart(data, colours);

@@ -99,6 +99,9 @@ pub enum Command {
         /// The merged output directory.
         #[arg(long)]
         out: PathBuf,
+        /// Merge even if shards or matches are missing (the standings are then partial).
+        #[arg(long)]
+        partial: bool,
     },
 }
 

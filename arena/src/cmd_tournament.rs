@@ -53,14 +53,9 @@ pub async fn tournament(
             Err(e) => e,
         })?;
     let text = write_standings(&out, &summary.records)?;
+    // The standings text ends with the SPRT verdict of an SPRT tournament.
     let mut report = String::new();
     report.push_str(&text);
-    if let Some((decision, llr, (lower, upper))) = summary.sprt {
-        report.push_str(&format!(
-            "\nSPRT: {decision:?} (LLR {llr:.3}, bounds [{lower:.3}, {upper:.3}], {} matches)\n",
-            summary.records.len()
-        ));
-    }
     if format == crate::tournament::Format::Gauntlet && !marks.is_empty() {
         let grades = grading::grade(&summary.records, &candidates, &marks);
         write_atomically(
@@ -97,9 +92,24 @@ pub async fn tournament(
     Ok(())
 }
 
-/// Computes the standings of `records` and writes them as JSON, CSV and text; returns the text.
+/// The tournament of an output directory's plan.json, if it has one that this arena reads.
+fn planned_tournament(dir: &Path) -> Option<Tournament> {
+    dir.join("plan.json")
+        .exists()
+        .then(|| read_plan(dir).ok().map(|(t, _, _)| t))
+        .flatten()
+}
+
+/// The standings of the output directory `dir` with its `records`: with the SPRT verdict
+/// when its plan.json is an SPRT tournament's.
+pub fn standings_of(dir: &Path, records: &[MatchRecord]) -> standings::Standings {
+    standings::compute_for(records, planned_tournament(dir).as_ref())
+}
+
+/// Computes the standings of `records` (with the SPRT verdict of an SPRT tournament, from the
+/// plan.json in `out`) and writes them as JSON, CSV and text; returns the text.
 pub fn write_standings(out: &Path, records: &[MatchRecord]) -> anyhow::Result<String> {
-    let standings = standings::compute(records);
+    let standings = standings_of(out, records);
     let text = standings::render_table(&standings);
     write_atomically(
         &out.join("standings.json"),
@@ -118,17 +128,28 @@ pub fn show_standings(dir: &Path) -> anyhow::Result<()> {
     if records.is_empty() {
         bail!("{} has no finished matches", dir.display());
     }
-    print(&standings::render_table(&standings::compute(&records)))?;
+    print(&standings::render_table(&standings_of(dir, &records)))?;
     Ok(())
 }
 
-/// `arena merge DIR... --out DIR`: combines shard outputs into one directory with the
-/// standings one machine would give.
-pub fn merge(dirs: &[PathBuf], out: &Path) -> anyhow::Result<()> {
+/// `arena merge DIR... --out DIR [--partial]`: combines shard outputs into one directory with
+/// the standings one machine would give. An incomplete set (a shard of N missing, or matches
+/// of the schedule missing) is refused, naming what is missing, unless `partial`: then it is
+/// merged and the standings are said to be partial.
+pub fn merge(dirs: &[PathBuf], out: &Path, partial: bool) -> anyhow::Result<()> {
     let mut tournament: Option<(Tournament, String)> = None;
     let mut all: BTreeMap<u64, MatchRecord> = BTreeMap::new();
+    // Shard counts N → the shard numbers I given; `whole`: a directory of an unsharded run.
+    let mut shards: BTreeMap<u64, std::collections::BTreeSet<u64>> = BTreeMap::new();
+    let mut whole = false;
     for dir in dirs {
-        let (t, fingerprint, _shard) = read_plan(dir)?;
+        let (t, fingerprint, shard) = read_plan(dir)?;
+        match shard {
+            Some((i, n)) => {
+                shards.entry(n).or_default().insert(i);
+            }
+            None => whole = true,
+        }
         match &tournament {
             None => tournament = Some((t, fingerprint)),
             // A drawn seed is not in the fingerprint: compare the seeds too.
@@ -160,9 +181,35 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> anyhow::Result<()> {
             all.insert(index, record);
         }
     }
-    let Some((mut t, _)) = tournament else {
+    let Some((mut t, tournament_fingerprint)) = tournament else {
         bail!("nothing to merge");
     };
+    // Matches an earlier merge put into `out` count too (shards can be merged in turns).
+    let mut known = all.clone();
+    if out.join("plan.json").exists()
+        && let Ok((earlier, fingerprint, _)) = read_plan(out)
+        && tournament_fingerprint == fingerprint
+        && earlier.seed == t.seed
+    {
+        for (index, record) in read_results(&out.join("results.jsonl"))? {
+            known.entry(index).or_insert(record);
+        }
+    }
+    let missing = missing_parts(&t, &known, &shards, whole);
+    if let Some(what) = &missing
+        && !partial
+    {
+        return Err(Exit::new(
+            ExitKind::Failure,
+            format!(
+                "incomplete set of shards: {what}. Add the missing shards' directories (run \
+                 them first if need be), or pass --partial to merge what is there into partial \
+                 standings; nothing was written to {}",
+                out.display()
+            ),
+        )
+        .into());
+    }
     let (mut merged, _) = crate::tournament::output::OutputDir::open(out, &mut t, None)?;
     let already: BTreeMap<u64, MatchRecord> = read_results(&out.join("results.jsonl"))?;
     for record in all.values() {
@@ -173,24 +220,84 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> anyhow::Result<()> {
     let records: Vec<MatchRecord> = read_results(&out.join("results.jsonl"))?
         .into_values()
         .collect();
-    let expected = if t.format == crate::tournament::Format::Sprt {
-        records.len()
-    } else {
-        crate::tournament::schedule::schedule(&t).len()
-    };
     let text = write_standings(out, &records)?;
-    let missing = expected.saturating_sub(records.len());
+    // The directory may hold matches of an earlier merge: say what is missing from it now.
+    let merged: BTreeMap<u64, MatchRecord> = records.iter().map(|r| (r.index, r.clone())).collect();
+    let still = missing_parts(&t, &merged, &shards, whole).or(missing);
     print(&format!(
         "{text}\nmerged {} matches into {}{}\n",
         records.len(),
         out.display(),
-        if missing > 0 {
-            format!(" ({missing} of the schedule still missing: run the missing shards)")
-        } else {
-            String::new()
+        match still {
+            Some(what) => format!(
+                "\nPARTIAL standings (--partial): {what}; merge again with the missing shards"
+            ),
+            None => String::new(),
         }
     ))?;
     Ok(())
+}
+
+/// What an incomplete merge lacks, in words: shards of N not given, and matches of the
+/// schedule not among `records`; `None` when nothing is missing. An SPRT tournament (never
+/// sharded, its length decided as it runs) has no schedule to check.
+fn missing_parts(
+    t: &Tournament,
+    records: &BTreeMap<u64, MatchRecord>,
+    shards: &BTreeMap<u64, std::collections::BTreeSet<u64>>,
+    whole: bool,
+) -> Option<String> {
+    let schedule = match t.format {
+        crate::tournament::Format::Sprt => Vec::new(),
+        _ => crate::tournament::schedule::schedule(t),
+    };
+    // A shard not given is missing if any of its matches is (none may be: merged earlier).
+    let lacks = |i: u64, n: u64| {
+        t.format == crate::tournament::Format::Sprt
+            || schedule
+                .iter()
+                .any(|m| m.index % n == i - 1 && !records.contains_key(&m.index))
+    };
+    let mut parts = Vec::new();
+    if !whole {
+        for (&n, given) in shards {
+            let absent: Vec<String> = (1..=n)
+                .filter(|&i| !given.contains(&i) && lacks(i, n))
+                .map(|i| format!("{i}/{n}"))
+                .collect();
+            if !absent.is_empty() {
+                parts.push(format!(
+                    "{} of {n} shards given, shard{} {} missing",
+                    given.len(),
+                    if absent.len() == 1 { "" } else { "s" },
+                    absent.join(", ")
+                ));
+            }
+        }
+    }
+    if t.format != crate::tournament::Format::Sprt {
+        let absent: Vec<u64> = schedule
+            .iter()
+            .map(|m| m.index)
+            .filter(|i| !records.contains_key(i))
+            .collect();
+        if !absent.is_empty() {
+            let shown: Vec<String> = absent.iter().take(10).map(u64::to_string).collect();
+            parts.push(format!(
+                "{} of the {} scheduled matches missing (match{} {}{})",
+                absent.len(),
+                schedule.len(),
+                if absent.len() == 1 { "" } else { "es" },
+                shown.join(", "),
+                if absent.len() > shown.len() {
+                    ", ..."
+                } else {
+                    ""
+                }
+            ));
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join("; "))
 }
 
 /// Parses `I/N` (1 <= I <= N).

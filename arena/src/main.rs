@@ -130,7 +130,9 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Standings { dir } => arena::cmd_tournament::show_standings(&dir)?,
         Command::Report { dir, output } => arena::html::cmd_report(&dir, &output)?,
-        Command::Merge { dirs, out } => arena::cmd_tournament::merge(&dirs, &out)?,
+        Command::Merge { dirs, out, partial } => {
+            arena::cmd_tournament::merge(&dirs, &out, partial)?
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -451,6 +451,7 @@ fn empty_input_gives_empty_standings() {
             blocks: 0,
             bots: vec![],
             crosstable: vec![],
+            sprt: None,
         }
     );
     let text = render_table(&s);

@@ -541,7 +541,7 @@ fn shards_run_through_gnu_parallel_merge_into_the_standings_of_one_run() {
     let shown = run_arena(&["standings", p(&merged)]);
     assert_eq!(stdout(&shown), read(&whole.join("standings.txt")));
 
-    // Two shards of three: merged, and the rest is reported as missing.
+    // Two shards of three: refused, naming what is missing, and nothing written...
     let partial = dir.path().join("partial");
     let merge = run_arena(&[
         "merge",
@@ -550,15 +550,40 @@ fn shards_run_through_gnu_parallel_merge_into_the_standings_of_one_run() {
         "--out",
         p(&partial),
     ]);
-    assert!(merge.status.success(), "{}", stderr(&merge));
+    assert_eq!(merge.status.code(), Some(1), "{}", stdout(&merge));
     let in_two = 12 - results(&shard_dir(3)).len();
+    let missing_matches = format!("{} of the 12 scheduled matches missing", 12 - in_two);
+    assert!(
+        stderr(&merge).contains("2 of 3 shards given, shard 3/3 missing")
+            && stderr(&merge).contains(&missing_matches)
+            && stderr(&merge).contains("--partial"),
+        "{}",
+        stderr(&merge)
+    );
+    assert!(!partial.join("results.jsonl").exists());
+    // ... unless --partial: merged, and the standings are said to be partial.
+    let merge = run_arena(&[
+        "merge",
+        p(&shard_dir(1)),
+        p(&shard_dir(2)),
+        "--out",
+        p(&partial),
+        "--partial",
+    ]);
+    assert!(merge.status.success(), "{}", stderr(&merge));
     assert!(
         stdout(&merge).contains(&format!("merged {in_two} matches"))
-            && stdout(&merge).contains(&format!("({} of the schedule still missing", 12 - in_two)),
+            && stdout(&merge).contains("PARTIAL standings")
+            && stdout(&merge).contains(&missing_matches),
         "{}",
         stdout(&merge)
     );
     assert_eq!(results(&partial).len(), in_two);
+    // The last shard merged in later completes it, without --partial.
+    let merge = run_arena(&["merge", p(&shard_dir(3)), "--out", p(&partial)]);
+    assert!(merge.status.success(), "{}", stderr(&merge));
+    assert!(!stdout(&merge).contains("PARTIAL"), "{}", stdout(&merge));
+    assert_eq!(sorted_results(&partial), sorted_results(&whole));
 
     // A shard of another tournament (another seed) is not merged in.
     let other_file = write(
@@ -714,7 +739,15 @@ fn sprt_stops_early_when_the_candidate_is_clearly_better() {
     );
     let out = dir.path().join("out");
     let run = tournament_ok(&file, &out, &[]);
-    assert!(stdout(&run).contains("SPRT: AcceptH1"), "{}", stdout(&run));
+    let verdict_line = sprt_line(&run);
+    assert!(
+        verdict_line.starts_with(
+            "SPRT: montecarlo is better than random: the SPRT accepted H1 (an edge of at least 0.3 \
+             chips per hand) at alpha 0.05, beta 0.05 after "
+        ),
+        "{}",
+        stdout(&run)
+    );
     let records = results(&out);
     // Stopped well before 200 blocks, with whole blocks in order.
     assert!(
@@ -728,19 +761,49 @@ fn sprt_stops_early_when_the_candidate_is_clearly_better() {
         .map(|r| r["index"].as_u64().unwrap())
         .collect();
     assert_eq!(indices, (0..records.len() as u64).collect::<Vec<_>>());
+    let blocks = records.len() as u64 / 2;
     assert!(
-        stdout(&run).contains(&format!("{} matches)", records.len())),
-        "{}",
-        stdout(&run)
+        verdict_line.contains(&format!("after {blocks} duplicate blocks (LLR ")),
+        "{verdict_line}"
     );
 
-    // Resuming a decided test plays nothing.
-    let again = tournament_ok(&file, &out, &[]);
-    assert!(
-        stdout(&again).contains("SPRT: AcceptH1"),
-        "{}",
-        stdout(&again)
+    // Saved: standings.json, .txt and .csv hold the verdict, and `arena standings` shows it.
+    let saved = json(&out.join("standings.json"))["sprt"].clone();
+    assert_eq!(saved["decision"], "h1", "{saved}");
+    assert_eq!(saved["blocks"], blocks);
+    assert_eq!(saved["candidate"], "montecarlo");
+    assert_eq!(saved["baseline"], "random");
+    assert_eq!(
+        (saved["alpha"].as_f64(), saved["m1"].as_f64()),
+        (Some(0.05), Some(0.3))
     );
+    assert_eq!(saved["min_blocks"], 20);
+    assert!(saved["llr"].as_f64().unwrap() >= saved["upper"].as_f64().unwrap());
+    assert_eq!(
+        format!("SPRT: {}", saved["verdict"].as_str().unwrap()),
+        verdict_line
+    );
+    assert!(read(&out.join("standings.txt")).contains(&verdict_line));
+    let csv = read(&out.join("standings.csv"));
+    assert!(csv.contains("\nsprt,decision,h1\n"), "{csv}");
+    assert!(csv.contains(&format!("\nsprt,blocks,{blocks}\n")), "{csv}");
+    let shown = run_arena(&["standings", p(&out)]);
+    assert!(shown.status.success(), "{}", stderr(&shown));
+    assert!(stdout(&shown).contains(&verdict_line), "{}", stdout(&shown));
+    // And the HTML report has it in its SPRT panel's data.
+    let page = dir.path().join("report.html");
+    let report = run_arena(&["report", p(&out), "-o", p(&page)]);
+    assert!(report.status.success(), "{}", stderr(&report));
+    let html = read(&page);
+    assert!(html.contains("id=\"sprt-panel\""));
+    assert!(
+        html.contains("\"decision\":\"h1\""),
+        "no verdict in the report"
+    );
+
+    // Resuming a decided test plays nothing, and still says the verdict.
+    let again = tournament_ok(&file, &out, &[]);
+    assert_eq!(sprt_line(&again), verdict_line);
     assert!(
         stdout(&again).contains(&format!(
             "0 matches played now, {} from before",
@@ -808,8 +871,55 @@ fn sprt_accepts_h0_when_the_candidate_is_worse() {
     );
     let out = dir.path().join("out");
     let run = tournament_ok(&file, &out, &[]);
-    assert!(stdout(&run).contains("SPRT: AcceptH0"), "{}", stdout(&run));
+    assert!(
+        sprt_line(&run).starts_with(
+            "SPRT: random is not better than montecarlo by 0.3 chips per hand: the SPRT accepted H0"
+        ),
+        "{}",
+        stdout(&run)
+    );
+    assert_eq!(json(&out.join("standings.json"))["sprt"]["decision"], "h0");
     assert!(results(&out).len() < 400);
+}
+
+#[test]
+fn an_sprt_that_reaches_max_blocks_is_inconclusive_and_shows_its_llr_as_it_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    // Two random bots: no decision in 3 blocks (none is taken before min_blocks = 3 anyway).
+    let text = format!(
+        "game = \"classic\"\nformat = \"sprt\"\nhands = 10\nseed = 3\n{TIME}\n[sprt]\n\
+         m0 = -0.05\nm1 = 0.05\nmin_blocks = 3\nmax_blocks = 3\n{}",
+        bots_toml(&[
+            ("random-a", random_seeded(1)),
+            ("random-b", random_seeded(2))
+        ])
+    );
+    let file = write(dir.path(), "sprt.toml", &text);
+    let out = dir.path().join("out");
+    // Progress on (no -q), plain lines on a pipe: a live LLR line after each block.
+    let run = run_arena(&["tournament", p(&file), "--out", p(&out), "--jobs", "2"]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let progress = stderr(&run);
+    let live: Vec<&str> = progress
+        .lines()
+        .filter(|l| l.starts_with("SPRT: LLR "))
+        .collect();
+    assert_eq!(live.len(), 3, "{progress}");
+    assert!(
+        live[2].contains("[-2.94, 2.94] after 3 blocks"),
+        "{}",
+        live[2]
+    );
+    let line = sprt_line(&run);
+    assert!(
+        line.starts_with("SPRT: inconclusive after 3 duplicate blocks (max_blocks reached): LLR "),
+        "{line}"
+    );
+    assert_eq!(results(&out).len(), 6);
+    let saved = json(&out.join("standings.json"))["sprt"].clone();
+    assert_eq!(saved["decision"], "inconclusive");
+    let shown = run_arena(&["standings", p(&out)]);
+    assert!(stdout(&shown).contains(&line), "{}", stdout(&shown));
 }
 
 /// A header, then the [[bot]] entries.
@@ -919,6 +1029,26 @@ fn bad_tournament_files_are_refused_with_file_line_and_field() {
             file_with("game = \"classic\"\nhands = 5\nformat = \"sprt\"", &two()),
             "format = \"sprt\"",
             vec!["field `sprt`"],
+        ),
+        (
+            "an sprt whose max_blocks is below min_blocks",
+            file_with(
+                "game = \"classic\"\nhands = 5\nformat = \"sprt\"\n[sprt]\nm0 = 0.0\nm1 = 0.3\n\
+                 min_blocks = 10\nmax_blocks = 5",
+                &two(),
+            ),
+            "max_blocks = 5",
+            vec!["field `sprt.max_blocks`", "min_blocks = 10"],
+        ),
+        (
+            "an sprt whose max_blocks is below the default min_blocks",
+            file_with(
+                "game = \"classic\"\nhands = 5\nformat = \"sprt\"\n[sprt]\nm0 = 0.0\nm1 = 0.3\n\
+                 max_blocks = 19",
+                &two(),
+            ),
+            "max_blocks = 19",
+            vec!["field `sprt.max_blocks`", "min_blocks = 20"],
         ),
         (
             "no hands",

@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use super::replay_page::{BackLink, write_replay_page};
 use super::template::{encode_path_segment, escape_html, fill, json_for_script};
-use crate::standings::{self, Standings};
+use crate::standings::Standings;
 use crate::tournament::output::{read_plan, read_results};
 use crate::tournament::results::MatchRecord;
 
@@ -134,7 +134,7 @@ pub fn write_report(dir: &Path, output: &Path) -> anyhow::Result<ReportSummary> 
         Some(t) => format!("Tournament {}", t.name),
         None => format!("Tournament {}", dir.display()),
     };
-    let standings = standings::compute(&records);
+    let standings = crate::cmd_tournament::standings_of(dir, &records);
     let (pages_dir, pages_name) = replay_pages_dir(output)?;
     let report_name = output
         .file_name()
@@ -220,6 +220,7 @@ mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
+    use crate::standings;
     use protocol::FaultKind;
 
     fn record(index: u64, seats: [&str; 2], net: i64, replay: Option<&str>) -> MatchRecord {

@@ -43,8 +43,10 @@ use serde::{Deserialize, Serialize};
 use super::rating::{
     BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, PRIOR_DRAWS, PairTally, Tally, bootstrap_errors, fit,
 };
+use super::sprt::{SprtParams, SprtVerdict, verdict};
 use super::stats::{BlockSample, CONFIDENCE, Interval, block_estimate};
 use crate::tournament::results::MatchRecord;
+use crate::tournament::{Format, Tournament};
 
 /// The standings of a tournament.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -57,6 +59,10 @@ pub struct Standings {
     pub bots: Vec<BotStanding>,
     /// One entry per ordered pair of bots that met, by the rank of the bot, then of the opponent.
     pub crosstable: Vec<CrossEntry>,
+    /// An SPRT tournament's verdict (see [`super::sprt::SprtVerdict`]); absent for the other
+    /// formats and when the tournament's settings are unknown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<SprtVerdict>,
 }
 
 /// One bot's line of the standings. See the module documentation for the definitions.
@@ -342,6 +348,7 @@ pub fn compute(records: &[MatchRecord]) -> Standings {
         blocks: all_blocks.len() as u64,
         bots: standings.into_iter().map(|(_, s)| s).collect(),
         crosstable,
+        sprt: None,
     }
 }
 
@@ -367,6 +374,29 @@ fn assign_tiers<'a>(ranked: impl Iterator<Item = &'a mut BotStanding>) {
         }
         bot.tier = tier;
     }
+}
+
+/// The standings of `records`, with the verdict of the SPRT when `tournament` (the one of the
+/// output directory's plan.json, if known) is an SPRT tournament.
+pub fn compute_for(records: &[MatchRecord], tournament: Option<&Tournament>) -> Standings {
+    let mut standings = compute(records);
+    standings.sprt = tournament.and_then(|t| sprt_verdict(records, t));
+    standings
+}
+
+/// The verdict of an SPRT tournament's test over `records`; `None` for other formats.
+pub fn sprt_verdict(records: &[MatchRecord], t: &Tournament) -> Option<SprtVerdict> {
+    let config = t.sprt.filter(|_| t.format == Format::Sprt)?;
+    let [candidate, baseline] = [t.bots.first()?, t.bots.get(1)?];
+    let params = SprtParams {
+        m0: config.m0,
+        m1: config.m1,
+        alpha: config.alpha,
+        beta: config.beta,
+        min_blocks: config.min_blocks,
+        max_blocks: config.max_blocks,
+    };
+    Some(verdict(records, &params, &candidate.name, &baseline.name))
 }
 
 /// `"+"` if the interval lies above 0, `"-"` below, `""` if it contains 0 or is unbounded.

@@ -99,6 +99,12 @@ pub fn render_table(standings: &Standings) -> String {
         left[1] = true;
         write_table(&mut out, &header, &rows, &left);
     }
+    if let Some(sprt) = &standings.sprt {
+        out.push('\n');
+        let _ = writeln!(out, "SPRT: {}", sprt.verdict);
+        let _ = writeln!(out, "  {}", sprt.h0);
+        let _ = writeln!(out, "  {}", sprt.h1);
+    }
     out
 }
 
@@ -171,6 +177,12 @@ fn write_table(out: &mut String, header: &[&str], rows: &[Vec<String>], left: &[
 /// matches, blocks, hands, hands_won, chips, chips_per_hand, ci_low, ci_high, won, lost, drawn,
 /// rating, rating_error`, then one `faults_<kind>` column per [`FaultKind`], then `tier`. Unbounded intervals
 /// and missing errors are empty cells; names are quoted when needed (RFC 4180).
+///
+/// An SPRT tournament's verdict follows the bots as rows of three cells, `sprt,<key>,<value>`
+/// (keys: decision, verdict, candidate, baseline, blocks, mean, llr, lower, upper, alpha, beta,
+/// m0, m1, min_blocks, max_blocks): fewer cells than the bot rows, so spreadsheets and CSV
+/// readers that pad short rows load the file unchanged, and a reader that wants only the bots
+/// drops the rows whose first cell is `sprt`.
 pub fn to_csv(standings: &Standings) -> String {
     let mut out = String::from(
         "rank,bot,matches,blocks,hands,hands_won,chips,chips_per_hand,ci_low,ci_high,\
@@ -212,6 +224,33 @@ pub fn to_csv(standings: &Standings) -> String {
             let _ = write!(out, ",{}", b.faults.get(&kind).copied().unwrap_or(0));
         }
         let _ = writeln!(out, ",{}", b.tier);
+    }
+    if let Some(v) = &standings.sprt {
+        let llr = if v.llr.is_infinite() {
+            if v.llr > 0.0 { "inf" } else { "-inf" }.to_string()
+        } else {
+            format!("{:.6}", v.llr)
+        };
+        let rows: [(&str, String); 15] = [
+            ("decision", v.decision.clone()),
+            ("verdict", v.verdict.clone()),
+            ("candidate", v.candidate.clone()),
+            ("baseline", v.baseline.clone()),
+            ("blocks", v.blocks.to_string()),
+            ("mean", format!("{:.6}", v.mean)),
+            ("llr", llr),
+            ("lower", format!("{:.6}", v.lower)),
+            ("upper", format!("{:.6}", v.upper)),
+            ("alpha", v.alpha.to_string()),
+            ("beta", v.beta.to_string()),
+            ("m0", v.m0.to_string()),
+            ("m1", v.m1.to_string()),
+            ("min_blocks", v.min_blocks.to_string()),
+            ("max_blocks", v.max_blocks.to_string()),
+        ];
+        for (key, value) in rows {
+            let _ = writeln!(out, "sprt,{key},{}", csv_field(&value));
+        }
     }
     out
 }

@@ -29,11 +29,19 @@
 //!
 //! With `lower = ln(β/(1−α))` and `upper = ln((1−β)/α)`: accept H1 once `LLR ≥ upper`, accept H0
 //! once `LLR ≤ lower`, continue otherwise. No decision is taken before `min_samples`
-//! observations (default [`Sprt::DEFAULT_MIN_SAMPLES`] = 20): the variance estimated from a
+//! observations (default [`Sprt::DEFAULT_MIN_SAMPLES`] = 20, the `min_blocks` of a tournament
+//! file's `[sprt]` table): the variance estimated from a
 //! handful of blocks is unreliable, and an early small `s²` inflates the LLR. Measured on normal
 //! streams (m0 = 0, m1 = 0.2, sd 1, α = β = 0.05, 2000 runs each): deciding from the second
 //! observation on gave error rates of about 15%; from the 20th, about 5.5%, for an average of
 //! about 130 observations either way.
+//!
+//! # Verdict
+//!
+//! [`verdict`] replays the test over an SPRT tournament's match records and words the result
+//! ([`SprtVerdict`], saved in standings.json): H1 accepted means the candidate is better than
+//! the baseline by at least `m1` chips per hand (at the error rates given), H0 accepted that
+//! its edge is at most `m0`; `max_blocks` reached without either is inconclusive.
 
 use serde::{Deserialize, Serialize};
 
@@ -190,9 +198,315 @@ impl Sprt {
     }
 }
 
+/// The verdict of a head-to-head SPRT tournament, recomputed from its match records and its
+/// `[sprt]` settings (so a resumed or merged output directory shows it too). Saved as the
+/// `sprt` object of standings.json.
+///
+/// The observations are the candidate's chips per hand over each duplicate block, fed in block
+/// order from block 0 on, stopping at the first decision or at `max_blocks`, or at the first
+/// block with a match missing: the same blocks, in the same order, as the run that played them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SprtVerdict {
+    /// `"h1"`: the candidate is better by at least `m1` chips per hand; `"h0"`: its edge is at
+    /// most `m0`; `"inconclusive"`: `max_blocks` reached without a decision; `"undecided"`:
+    /// the run stopped (interrupted, or matches missing) before the test decided.
+    pub decision: String,
+    /// The verdict in words.
+    pub verdict: String,
+    /// The first bot of the file.
+    pub candidate: String,
+    /// The second bot.
+    pub baseline: String,
+    /// Duplicate blocks the test counted.
+    pub blocks: u64,
+    /// The candidate's mean chips per hand over those blocks.
+    pub mean: f64,
+    /// Log-likelihood ratio; a string `"inf"` / `"-inf"` when every block scored alike.
+    #[serde(with = "float_or_infinity")]
+    pub llr: f64,
+    /// Accept H0 at or below.
+    pub lower: f64,
+    /// Accept H1 at or above.
+    pub upper: f64,
+    pub alpha: f64,
+    pub beta: f64,
+    pub m0: f64,
+    pub m1: f64,
+    pub min_blocks: u64,
+    pub max_blocks: u64,
+    /// H0 in words: the candidate's edge is at most `m0` chips per hand.
+    pub h0: String,
+    /// H1 in words: the candidate's edge is at least `m1` chips per hand.
+    pub h1: String,
+}
+
+/// The parameters of an SPRT tournament's test (the `[sprt]` table).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtParams {
+    pub m0: f64,
+    pub m1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+    pub min_blocks: u64,
+    pub max_blocks: u64,
+}
+
+/// Replays the test over `records` (the matches of an SPRT tournament: block `b` is matches
+/// `2b` and `2b + 1`) the way the run does, and words the result.
+pub fn verdict(
+    records: &[crate::tournament::MatchRecord],
+    params: &SprtParams,
+    candidate: &str,
+    baseline: &str,
+) -> SprtVerdict {
+    let by_index: std::collections::BTreeMap<u64, &crate::tournament::MatchRecord> =
+        records.iter().map(|r| (r.index, r)).collect();
+    let mut test = Sprt::new(params.m0, params.m1, params.alpha, params.beta)
+        .with_min_samples(params.min_blocks);
+    let mut block = 0;
+    while block < params.max_blocks
+        && test.decision() == SprtDecision::Continue
+        && let (Some(a), Some(b)) = (by_index.get(&(2 * block)), by_index.get(&(2 * block + 1)))
+    {
+        test.add(block_score(a, b, candidate));
+        block += 1;
+    }
+    words(&test, params, candidate, baseline)
+}
+
+/// The candidate's chips per hand over one duplicate block (both seat orders).
+pub fn block_score(
+    a: &crate::tournament::MatchRecord,
+    b: &crate::tournament::MatchRecord,
+    candidate: &str,
+) -> f64 {
+    let mut chips = 0i64;
+    let mut hands = 0u64;
+    for r in [a, b] {
+        if let Some(seat) = r.seats.iter().position(|s| s == candidate) {
+            chips += r.net.get(seat).copied().unwrap_or(0);
+            hands += r.hands;
+        }
+    }
+    if hands == 0 {
+        0.0
+    } else {
+        chips as f64 / hands as f64
+    }
+}
+
+/// `LLR 1.23 [-2.94, 2.94] after 14 blocks`: the state of a running test, for progress lines.
+pub fn progress_line(test: &Sprt) -> String {
+    let (lower, upper) = test.bounds();
+    let n = test.samples();
+    format!(
+        "SPRT: LLR {} [{lower:.2}, {upper:.2}] after {n} {}",
+        number(test.llr()),
+        if n == 1 { "block" } else { "blocks" }
+    )
+}
+
+fn number(x: f64) -> String {
+    if x.is_infinite() {
+        if x > 0.0 { "+inf" } else { "-inf" }.to_string()
+    } else {
+        format!("{x:.2}")
+    }
+}
+
+/// The verdict of `test` in words.
+pub fn words(test: &Sprt, params: &SprtParams, candidate: &str, baseline: &str) -> SprtVerdict {
+    let (lower, upper) = test.bounds();
+    let llr = test.llr();
+    let n = test.samples();
+    let blocks = if n == 1 { "block" } else { "blocks" };
+    let (m0, m1, alpha, beta) = (params.m0, params.m1, params.alpha, params.beta);
+    let h0 = format!(
+        "H0: {candidate}'s edge over {baseline} is at most {m0} chips per hand \
+         (its mean chips per hand over a duplicate block)"
+    );
+    let h1 = format!("H1: {candidate}'s edge over {baseline} is at least {m1} chips per hand");
+    let mean = test.mean();
+    let at = format!("at alpha {alpha}, beta {beta}");
+    let (decision, verdict) = match test.decision() {
+        SprtDecision::AcceptH1 => (
+            "h1",
+            format!(
+                "{candidate} is better than {baseline}: the SPRT accepted H1 (an edge of at \
+                 least {m1} chips per hand) {at} after {n} duplicate {blocks} \
+                 (LLR {} >= upper bound {upper:.2}; mean edge {mean:+.3} chips per hand)",
+                number(llr)
+            ),
+        ),
+        SprtDecision::AcceptH0 => (
+            "h0",
+            format!(
+                "{candidate} is not better than {baseline} by {m1} chips per hand: the SPRT \
+                 accepted H0 (an edge of at most {m0} chips per hand) {at} after {n} duplicate \
+                 {blocks} (LLR {} <= lower bound {lower:.2}; mean edge {mean:+.3} chips per hand)",
+                number(llr)
+            ),
+        ),
+        SprtDecision::Continue if n >= params.max_blocks => (
+            "inconclusive",
+            format!(
+                "inconclusive after {n} duplicate {blocks} (max_blocks reached): LLR {} \
+                 between {lower:.2} and {upper:.2}, neither H1 (an edge of at least {m1} chips \
+                 per hand) nor H0 (at most {m0}) accepted {at}; mean edge {mean:+.3} chips per \
+                 hand",
+                number(llr)
+            ),
+        ),
+        SprtDecision::Continue => (
+            "undecided",
+            format!(
+                "no decision yet after {n} duplicate {blocks}{}: LLR {} between {lower:.2} and \
+                 {upper:.2}; run the tournament again to continue the test",
+                if n < params.min_blocks {
+                    format!(" (none is taken before min_blocks = {})", params.min_blocks)
+                } else {
+                    String::new()
+                },
+                number(llr)
+            ),
+        ),
+    };
+    SprtVerdict {
+        decision: decision.to_string(),
+        verdict,
+        candidate: candidate.to_string(),
+        baseline: baseline.to_string(),
+        blocks: n,
+        mean,
+        llr,
+        lower,
+        upper,
+        alpha,
+        beta,
+        m0,
+        m1,
+        min_blocks: params.min_blocks,
+        max_blocks: params.max_blocks,
+        h0,
+        h1,
+    }
+}
+
+/// JSON has no infinity: an infinite LLR is the string `"inf"` or `"-inf"`.
+mod float_or_infinity {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+        if x.is_infinite() {
+            s.serialize_str(if *x > 0.0 { "inf" } else { "-inf" })
+        } else {
+            s.serialize_f64(*x)
+        }
+    }
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Repr {
+        Number(f64),
+        Text(String),
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        match Repr::deserialize(d)? {
+            Repr::Number(x) => Ok(x),
+            Repr::Text(t) if t == "inf" => Ok(f64::INFINITY),
+            Repr::Text(t) if t == "-inf" => Ok(f64::NEG_INFINITY),
+            Repr::Text(t) => Err(serde::de::Error::custom(format!("not an LLR: {t:?}"))),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn record(index: u64, seats: [&str; 2], net: i64) -> crate::tournament::MatchRecord {
+        crate::tournament::MatchRecord {
+            index,
+            block: index / 2,
+            seats: seats.iter().map(|s| s.to_string()).collect(),
+            hands: 10,
+            net: vec![net, -net],
+            hands_won: vec![0, 0],
+            faults: vec![Default::default(), Default::default()],
+            replay: None,
+        }
+    }
+
+    fn params(min_blocks: u64, max_blocks: u64) -> SprtParams {
+        SprtParams {
+            m0: 0.0,
+            m1: 1.0,
+            alpha: 0.05,
+            beta: 0.05,
+            min_blocks,
+            max_blocks,
+        }
+    }
+
+    /// Blocks where the candidate `c` wins `wins[b]` chips in its first match and nothing in
+    /// the second.
+    fn blocks(wins: &[i64]) -> Vec<crate::tournament::MatchRecord> {
+        wins.iter()
+            .enumerate()
+            .flat_map(|(b, &w)| {
+                let b = b as u64;
+                [
+                    record(2 * b, ["c", "x"], w),
+                    record(2 * b + 1, ["x", "c"], 0),
+                ]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn verdicts_in_words() {
+        let good: Vec<i64> = (0..40).map(|i| 60 + (i % 7) * 5).collect();
+        let v = verdict(&blocks(&good), &params(20, 100), "c", "x");
+        assert_eq!(v.decision, "h1");
+        assert_eq!(v.blocks, 20, "decides at min_blocks, not before");
+        assert!(
+            v.verdict
+                .starts_with("c is better than x: the SPRT accepted H1"),
+            "{}",
+            v.verdict
+        );
+        assert!(
+            v.verdict
+                .contains("at alpha 0.05, beta 0.05 after 20 duplicate blocks")
+        );
+        let v = verdict(&blocks(&good), &params(5, 100), "c", "x");
+        assert_eq!((v.decision.as_str(), v.blocks), ("h1", 5));
+
+        let bad: Vec<i64> = (0..40).map(|i| -60 - (i % 7) * 5).collect();
+        let v = verdict(&blocks(&bad), &params(20, 100), "c", "x");
+        assert_eq!(v.decision, "h0");
+        assert!(v.verdict.contains("not better than x"), "{}", v.verdict);
+
+        let noisy: Vec<i64> = (0..10).map(|i| if i % 2 == 0 { 50 } else { -40 }).collect();
+        let v = verdict(&blocks(&noisy), &params(2, 10), "c", "x");
+        assert_eq!(v.decision, "inconclusive");
+        assert!(
+            v.verdict
+                .starts_with("inconclusive after 10 duplicate blocks")
+        );
+        let v = verdict(&blocks(&noisy[..4]), &params(2, 10), "c", "x");
+        assert_eq!(v.decision, "undecided");
+
+        // An infinite LLR survives JSON.
+        let same = vec![50; 3];
+        let v = verdict(&blocks(&same), &params(2, 10), "c", "x");
+        assert_eq!(v.llr, f64::INFINITY);
+        let text = serde_json::to_string(&v).unwrap();
+        assert!(text.contains("\"llr\":\"inf\""), "{text}");
+        let back: SprtVerdict = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, v);
+    }
 
     #[test]
     fn llr_matches_sum_of_normal_log_likelihoods() {

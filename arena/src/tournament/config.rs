@@ -121,7 +121,9 @@ struct RawSprt {
     m1: f64,
     alpha: Option<f64>,
     beta: Option<f64>,
-    max_blocks: Option<u64>,
+    max_blocks: Option<Spanned<u64>>,
+    /// No decision before this many duplicate blocks (default 20).
+    min_blocks: Option<Spanned<u64>>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -166,6 +168,28 @@ pub struct SprtConfig {
     pub alpha: f64,
     pub beta: f64,
     pub max_blocks: u64,
+    /// No decision before this many duplicate blocks. Left out of plan.json (and so of the
+    /// fingerprint) when it is the default, so that directories started before it existed
+    /// resume; a plan without it reads as the default.
+    #[serde(
+        default = "SprtConfig::default_min_blocks",
+        skip_serializing_if = "SprtConfig::is_default_min_blocks"
+    )]
+    pub min_blocks: u64,
+}
+
+impl SprtConfig {
+    /// Duplicate blocks before any decision unless the file says otherwise: the variance
+    /// estimated from fewer is unreliable (see [`crate::standings::sprt`]).
+    pub const DEFAULT_MIN_BLOCKS: u64 = crate::standings::Sprt::DEFAULT_MIN_SAMPLES;
+
+    fn default_min_blocks() -> u64 {
+        Self::DEFAULT_MIN_BLOCKS
+    }
+
+    fn is_default_min_blocks(n: &u64) -> bool {
+        *n == Self::DEFAULT_MIN_BLOCKS
+    }
 }
 
 /// A checked tournament.
@@ -446,12 +470,43 @@ impl Tournament {
                         "needs m1 > m0 and 0 < alpha, beta < 0.5".into(),
                     ));
                 }
+                let min_blocks = s
+                    .min_blocks
+                    .as_ref()
+                    .map(|m| *m.get_ref())
+                    .unwrap_or(SprtConfig::DEFAULT_MIN_BLOCKS);
+                if min_blocks < 2 {
+                    return Err(err(
+                        s.min_blocks.as_ref().map(|m| m.span()),
+                        Some("sprt.min_blocks"),
+                        format!(
+                            "must be at least 2 (the test estimates a variance), got {min_blocks}"
+                        ),
+                    ));
+                }
+                let max_blocks = s
+                    .max_blocks
+                    .as_ref()
+                    .map(|m| *m.get_ref())
+                    .unwrap_or(10_000);
+                if max_blocks < min_blocks {
+                    return Err(err(
+                        s.max_blocks.as_ref().map(|m| m.span()),
+                        Some("sprt.max_blocks"),
+                        format!(
+                            "{max_blocks} is below min_blocks = {min_blocks}: the test takes no \
+                             decision before min_blocks duplicate blocks, so it could never \
+                             decide; raise max_blocks or lower min_blocks"
+                        ),
+                    ));
+                }
                 Some(SprtConfig {
                     m0: s.m0,
                     m1: s.m1,
                     alpha,
                     beta,
-                    max_blocks: s.max_blocks.unwrap_or(10_000).max(1),
+                    max_blocks,
+                    min_blocks,
                 })
             }
             (None, Format::Sprt) => {
@@ -570,4 +625,52 @@ fn missing_program(program: &str, base: &Path) -> Option<String> {
         .map(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
         .unwrap_or(false);
     (!found).then(|| format!("program {program:?} is not on the PATH"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sprt_file(extra: &str) -> String {
+        format!(
+            "game = \"classic\"\nformat = \"sprt\"\n[sprt]\nm0 = 0.0\nm1 = 1.0\n{extra}\n\
+             [[bot]]\nname = \"a\"\ncommand = \"sh\"\n[[bot]]\nname = \"b\"\ncommand = \"sh\"\n"
+        )
+    }
+
+    fn parse(text: &str) -> Result<Tournament, ConfigError> {
+        Tournament::parse(text, Path::new("t.toml"), Path::new("."))
+    }
+
+    #[test]
+    fn min_blocks_defaults_to_20_and_stays_out_of_plans_and_fingerprints_then() {
+        let t = parse(&sprt_file("")).unwrap();
+        assert_eq!(t.sprt.unwrap().min_blocks, 20);
+        let json = serde_json::to_string(&t).unwrap();
+        assert!(!json.contains("min_blocks"), "{json}");
+        // A plan written before min_blocks existed reads as the default, same fingerprint.
+        let old: Tournament = serde_json::from_str(&json).unwrap();
+        assert_eq!(old.sprt.unwrap().min_blocks, 20);
+        assert_eq!(
+            t.fingerprint(),
+            parse(&sprt_file("min_blocks = 20")).unwrap().fingerprint()
+        );
+        let t = parse(&sprt_file("min_blocks = 5\nmax_blocks = 5")).unwrap();
+        assert_eq!(t.sprt.unwrap().min_blocks, 5);
+        assert!(
+            serde_json::to_string(&t)
+                .unwrap()
+                .contains("\"min_blocks\":5")
+        );
+    }
+
+    #[test]
+    fn max_blocks_below_min_blocks_is_refused_with_line_and_field() {
+        let e = parse(&sprt_file("min_blocks = 30\nmax_blocks = 29")).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("sprt.max_blocks"));
+        assert_eq!(e.line, Some(7));
+        assert!(e.message.contains("min_blocks = 30"), "{e}");
+        let e = parse(&sprt_file("min_blocks = 1")).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("sprt.min_blocks"));
+    }
 }

@@ -8,6 +8,9 @@
 //! standings.json   written with tempfile + rename (never half-written)
 //! standings.csv, standings.txt
 //! ```
+//!
+//! The standings of an SPRT tournament carry its verdict, recomputed from results.jsonl and
+//! the `[sprt]` settings recorded in plan.json (see `crate::standings::sprt::verdict`).
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};

@@ -40,8 +40,8 @@ pub struct RunSummary {
     pub played: u64,
     pub already_done: u64,
     pub interrupted: bool,
-    /// SPRT: the decision and the log-likelihood ratio with its bounds.
-    pub sprt: Option<(SprtDecision, f64, (f64, f64))>,
+    /// SPRT: the verdict of the test over the blocks kept.
+    pub sprt: Option<crate::standings::SprtVerdict>,
     pub records: Vec<MatchRecord>,
 }
 
@@ -311,7 +311,8 @@ pub async fn run(
     let mut all: BTreeMap<u64, MatchRecord> = done;
     if t.format == Format::Sprt {
         let sprt = t.sprt.expect("checked at load");
-        let mut test = Sprt::new(sprt.m0, sprt.m1, sprt.alpha, sprt.beta);
+        let mut test =
+            Sprt::new(sprt.m0, sprt.m1, sprt.alpha, sprt.beta).with_min_samples(sprt.min_blocks);
         let batch = options.jobs.div_ceil(2).max(1) as u64;
         let mut block = 0;
         let progress = Progress::new(options.progress, 2 * sprt.max_blocks, all.len() as u64);
@@ -319,11 +320,24 @@ pub async fn run(
             // Feed finished blocks in order (resumed ones first), then decide.
             // Stop at the first decision: blocks played past it in the same batch are left
             // out, so the result does not depend on --jobs (the batch size).
+            // Live LLR: a line per block played now; resumed blocks get one line for all.
+            let resumed = block == 0 && summary.played == 0;
+            let fed_from = block;
             while test.decision() == SprtDecision::Continue
+                && block < sprt.max_blocks
                 && let (Some(a), Some(b)) = (all.get(&(2 * block)), all.get(&(2 * block + 1)))
             {
                 test.add(block_score(a, b, &t.bots[0].name));
                 block += 1;
+                if !resumed {
+                    progress.line(&crate::standings::sprt::progress_line(&test));
+                }
+            }
+            if resumed && block > fed_from {
+                progress.line(&format!(
+                    "{} (resumed)",
+                    crate::standings::sprt::progress_line(&test)
+                ));
             }
             if test.decision() != SprtDecision::Continue || block >= sprt.max_blocks {
                 break;
@@ -357,7 +371,8 @@ pub async fn run(
                 let _ = std::fs::remove_file(out.replay_path(index));
             }
         }
-        summary.sprt = Some((test.decision(), test.llr(), test.bounds()));
+        let kept: Vec<MatchRecord> = all.values().cloned().collect();
+        summary.sprt = crate::standings::sprt_verdict(&kept, &t);
     } else {
         let mut matches = schedule(&t);
         if let Some((i, n)) = options.shard {
@@ -380,7 +395,7 @@ pub async fn run(
 
 /// The candidate's chips per hand over one duplicate block (both seat orders).
 pub fn block_score(a: &MatchRecord, b: &MatchRecord, candidate: &str) -> f64 {
-    super::grading::chips_per_hand([a, b], candidate).0
+    crate::standings::sprt::block_score(a, b, candidate)
 }
 
 /// Progress on stderr: a bar with ETA on a terminal, plain lines otherwise.
@@ -433,6 +448,15 @@ impl Progress {
                 "[{n}/{}] match {} finished: {line}",
                 self.total, record.index
             );
+        }
+    }
+
+    /// A line of its own (above the bar on a terminal), when progress is shown.
+    fn line(&self, text: &str) {
+        if let Some(bar) = &self.bar {
+            bar.println(text);
+        } else if self.plain {
+            eprintln!("{text}");
         }
     }
 
