@@ -43,16 +43,14 @@ pub async fn tournament(
     };
     let cancel = CancellationToken::new();
     crate::signals::cancel_on_signal(cancel.clone());
-    let format = t.format;
-    let candidates = t.candidates.clone();
-    let marks = t.pass_marks.clone();
+    let plan = t.clone();
     let summary = crate::tournament::run(t, &options, &cancel)
         .await
         .map_err(|e| match e.downcast::<Exit>() {
             Ok(exit) => anyhow::Error::new(exit),
             Err(e) => e,
         })?;
-    let text = write_standings(&out, &summary.records)?;
+    let text = write_standings(&out, &summary.records, Some(&plan))?;
     let mut report = String::new();
     report.push_str(&text);
     if let Some((decision, llr, (lower, upper))) = summary.sprt {
@@ -60,25 +58,6 @@ pub async fn tournament(
             "\nSPRT: {decision:?} (LLR {llr:.3}, bounds [{lower:.3}, {upper:.3}], {} matches)\n",
             summary.records.len()
         ));
-    }
-    if format == crate::tournament::Format::Gauntlet && !marks.is_empty() {
-        let grades = grading::grade(&summary.records, &candidates, &marks);
-        write_atomically(
-            &out.join("grades.json"),
-            &serde_json::to_string_pretty(&grades)?,
-        )?;
-        report.push_str("\nGrades (chips per hand against each field bot, and the pass mark):\n");
-        for g in &grades {
-            report.push_str(&format!(
-                "  {:<20} vs {:<20} {:>+8.3} (mark {:+.3}, {} hands)  {}\n",
-                g.candidate,
-                g.opponent,
-                g.chips_per_hand,
-                g.mark,
-                g.hands,
-                if g.pass { "PASS" } else { "FAIL" }
-            ));
-        }
     }
     report.push_str(&format!(
         "\n{} matches played now, {} from before; results in {}\n",
@@ -97,10 +76,51 @@ pub async fn tournament(
     Ok(())
 }
 
-/// Computes the standings of `records` and writes them as JSON, CSV and text; returns the text.
-pub fn write_standings(out: &Path, records: &[MatchRecord]) -> anyhow::Result<String> {
+/// The grades of a gauntlet `t` (with or without pass marks) over `records`; `None` for other
+/// formats.
+pub fn gauntlet_report(records: &[MatchRecord], t: &Tournament) -> Option<grading::GradeReport> {
+    (t.format == crate::tournament::Format::Gauntlet).then(|| {
+        let bots: Vec<String> = t.bots.iter().map(|b| b.name.clone()).collect();
+        grading::grade(records, &bots, &t.candidates, &t.pass_marks)
+    })
+}
+
+/// The standings text of `records`: for a gauntlet (`plan` says), the candidates' ranking
+/// against the field and the grades first, then the per-bot totals unranked; otherwise the
+/// ranked table.
+pub fn standings_text(
+    standings: &standings::Standings,
+    records: &[MatchRecord],
+    plan: Option<&Tournament>,
+) -> (String, Option<grading::GradeReport>) {
+    match plan.and_then(|t| gauntlet_report(records, t).map(|g| (t, g))) {
+        Some((t, grades)) => {
+            let mut text = grading::render(&grades, !t.pass_marks.is_empty());
+            text.push('\n');
+            text.push_str(&standings::render_totals(standings));
+            (text, Some(grades))
+        }
+        None => (standings::render_table(standings), None),
+    }
+}
+
+/// Computes the standings of `records` and writes them as JSON, CSV and text (and a graded
+/// gauntlet's grades.json); returns the text. `plan`: the tournament, when known.
+pub fn write_standings(
+    out: &Path,
+    records: &[MatchRecord],
+    plan: Option<&Tournament>,
+) -> anyhow::Result<String> {
     let standings = standings::compute(records);
-    let text = standings::render_table(&standings);
+    let (text, grades) = standings_text(&standings, records, plan);
+    if let Some(grades) = grades
+        && plan.is_some_and(|t| !t.pass_marks.is_empty())
+    {
+        write_atomically(
+            &out.join("grades.json"),
+            &serde_json::to_string_pretty(&grades)?,
+        )?;
+    }
     write_atomically(
         &out.join("standings.json"),
         &serde_json::to_string_pretty(&standings)?,
@@ -118,7 +138,13 @@ pub fn show_standings(dir: &Path) -> anyhow::Result<()> {
     if records.is_empty() {
         bail!("{} has no finished matches", dir.display());
     }
-    print(&standings::render_table(&standings::compute(&records)))?;
+    let plan = if dir.join("plan.json").is_file() {
+        Some(read_plan(dir)?.0)
+    } else {
+        None
+    };
+    let standings = standings::compute(&records);
+    print(&standings_text(&standings, &records, plan.as_ref()).0)?;
     Ok(())
 }
 
@@ -178,7 +204,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> anyhow::Result<()> {
     } else {
         crate::tournament::schedule::schedule(&t).len()
     };
-    let text = write_standings(out, &records)?;
+    let text = write_standings(out, &records, Some(&t))?;
     let missing = expected.saturating_sub(records.len());
     print(&format!(
         "{text}\nmerged {} matches into {}{}\n",

@@ -11,7 +11,7 @@ use protocol::{Hello, PROTOCOL_VERSION};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
-use super::config::{Format, Tournament};
+use super::config::{BotSeeds, Format, Tournament};
 use super::output::OutputDir;
 use super::results::MatchRecord;
 use super::schedule::{ScheduledMatch, schedule, sprt_block};
@@ -159,7 +159,10 @@ fn match_config(t: &Tournament, m: &ScheduledMatch, out: &OutputDir) -> MatchCon
                 // not the tournament file (it names the seed) even where it sits next to a
                 // bot's own files.
                 spec.hidden = vec![out.root.clone(), t.file.clone()];
-                SeatConfig { spec }
+                SeatConfig {
+                    spec,
+                    bot_seed: independent_bot_seed(t, m, seat),
+                }
             })
             .collect(),
         time: t.time,
@@ -167,6 +170,20 @@ fn match_config(t: &Tournament, m: &ScheduledMatch, out: &OutputDir) -> MatchCon
         exit_grace: Duration::from_millis(500),
         replay: Some(out.replay_path(m.index)),
         transcripts: None,
+    }
+}
+
+/// The hello seed of `seat` in match `m` under `bot_seeds = "independent"`: derived one-way
+/// from the tournament seed, stream `index × 2¹⁶ + seat` (a table has far fewer seats), so
+/// every match and every seat has its own. `None` under the default (per-seat) seeds.
+pub fn independent_bot_seed(t: &Tournament, m: &ScheduledMatch, seat: usize) -> Option<u64> {
+    match t.bot_seeds {
+        BotSeeds::PerSeat => None,
+        BotSeeds::Independent => Some(crate::seeds::derive(
+            t.seed(),
+            crate::seeds::MATCH_BOT_SEED,
+            (m.index << 16) | seat as u64,
+        )),
     }
 }
 
