@@ -29,9 +29,8 @@ pub const BLOCK_SEED: Domain = Domain(b"teenpatti-arena:blk-seed");
 pub const MATCH_BOT_SEED: Domain = Domain(b"teenpatti-arena:ind-seed");
 
 // The deal's keys end in eight zero bytes; ours never do (see the module comment).
-const _: () = assert!(
-    ends_nonzero(BOT_SEED) && ends_nonzero(BLOCK_SEED) && ends_nonzero(MATCH_BOT_SEED)
-);
+const _: () =
+    assert!(ends_nonzero(BOT_SEED) && ends_nonzero(BLOCK_SEED) && ends_nonzero(MATCH_BOT_SEED));
 
 const fn ends_nonzero(domain: Domain) -> bool {
     let mut i = 16;

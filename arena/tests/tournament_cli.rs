@@ -925,7 +925,10 @@ fn bad_tournament_files_are_refused_with_file_line_and_field() {
         ),
         (
             "unknown bot seeds",
-            file_with("game = \"classic\"\nhands = 5\nbot_seeds = \"fresh\"", &two()),
+            file_with(
+                "game = \"classic\"\nhands = 5\nbot_seeds = \"fresh\"",
+                &two(),
+            ),
             "bot_seeds = ",
             vec!["field `bot_seeds`", "fresh"],
         ),

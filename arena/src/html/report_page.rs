@@ -16,8 +16,8 @@ use serde::Serialize;
 use super::replay_page::{BackLink, write_replay_page};
 use super::template::{encode_path_segment, escape_html, fill, json_for_script};
 use crate::standings::{self, Standings};
-use crate::tournament::output::{read_plan, read_results};
 use crate::tournament::grading::GradeReport;
+use crate::tournament::output::{read_plan, read_results};
 use crate::tournament::results::MatchRecord;
 
 const TEMPLATE: &str = include_str!("../../assets/report.html");

@@ -209,7 +209,7 @@ pub fn gauntlet_standings(
                     Some(e) => Edge {
                         opponent: opponent.clone(),
                         edge_per_hand: e.edge_per_hand,
-                        ci: e.ci,
+                        ci: e.ci.map(positive_zero),
                         blocks: e.blocks,
                     },
                     None => Edge {
@@ -274,7 +274,7 @@ pub fn grade(
         for (opponent, &mark) in marks {
             let (chips_per_hand, hands) = head_to_head(records, candidate, opponent);
             let (estimate, ci, blocks) = match standings.cross(candidate, opponent) {
-                Some(e) => (e.edge_per_hand, e.ci, e.blocks),
+                Some(e) => (e.edge_per_hand, e.ci.map(positive_zero), e.blocks),
                 None => (0.0, None, 0),
             };
             let (pass, reason) = if blocks == 0 {
@@ -319,6 +319,14 @@ pub fn grade(
         grades,
         verdicts,
         gauntlet: gauntlet_standings(&standings, bots, candidates),
+    }
+}
+
+/// The interval with −0.0 turned into 0.0 (a mirror's negated `[0, 0]`), so it prints `+0.000`.
+fn positive_zero(ci: Interval) -> Interval {
+    Interval {
+        low: ci.low + 0.0,
+        high: ci.high + 0.0,
     }
 }
 
