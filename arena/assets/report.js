@@ -163,7 +163,9 @@
     $('standings-body').replaceChildren(...bots.map((b) => standingsRow(b, domain, colours.get(b.name))));
     $('standings-note').textContent = bots.length === 0
       ? 'No finished matches yet.'
-      : 'Ordered by chips per hand. Bars: 95% confidence interval over duplicate blocks (dot: the mean; dashed line: zero).';
+      : data.gauntlet
+        ? 'A gauntlet: per-bot totals, not a ranking (the reference bots played only the candidates, never each other; the gauntlet table above ranks the candidates). Bars: 95% confidence interval over duplicate blocks (dot: the mean; dashed line: zero).'
+        : 'Ordered by chips per hand. Bars: 95% confidence interval over duplicate blocks (dot: the mean; dashed line: zero).';
   }
 
   // ---------------------------------------------------------------- crosstable

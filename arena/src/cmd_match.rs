@@ -104,7 +104,10 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
                 limits,
             });
             spec.hidden = hidden.clone();
-            SeatConfig { spec }
+            SeatConfig {
+                spec,
+                bot_seed: None,
+            }
         })
         .collect();
     let config = MatchConfig {

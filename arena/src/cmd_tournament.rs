@@ -43,38 +43,17 @@ pub async fn tournament(
     };
     let cancel = CancellationToken::new();
     crate::signals::cancel_on_signal(cancel.clone());
-    let format = t.format;
-    let candidates = t.candidates.clone();
-    let marks = t.pass_marks.clone();
+    let plan = t.clone();
     let summary = crate::tournament::run(t, &options, &cancel)
         .await
         .map_err(|e| match e.downcast::<Exit>() {
             Ok(exit) => anyhow::Error::new(exit),
             Err(e) => e,
         })?;
-    let text = write_standings(&out, &summary.records)?;
+    let text = write_standings(&out, &summary.records, Some(&plan))?;
     // The standings text ends with the SPRT verdict of an SPRT tournament.
     let mut report = String::new();
     report.push_str(&text);
-    if format == crate::tournament::Format::Gauntlet && !marks.is_empty() {
-        let grades = grading::grade(&summary.records, &candidates, &marks);
-        write_atomically(
-            &out.join("grades.json"),
-            &serde_json::to_string_pretty(&grades)?,
-        )?;
-        report.push_str("\nGrades (chips per hand against each field bot, and the pass mark):\n");
-        for g in &grades {
-            report.push_str(&format!(
-                "  {:<20} vs {:<20} {:>+8.3} (mark {:+.3}, {} hands)  {}\n",
-                g.candidate,
-                g.opponent,
-                g.chips_per_hand,
-                g.mark,
-                g.hands,
-                if g.pass { "PASS" } else { "FAIL" }
-            ));
-        }
-    }
     report.push_str(&format!(
         "\n{} matches played now, {} from before; results in {}\n",
         summary.played,
@@ -106,11 +85,55 @@ pub fn standings_of(dir: &Path, records: &[MatchRecord]) -> standings::Standings
     standings::compute_for(records, planned_tournament(dir).as_ref())
 }
 
-/// Computes the standings of `records` (with the SPRT verdict of an SPRT tournament, from the
-/// plan.json in `out`) and writes them as JSON, CSV and text; returns the text.
-pub fn write_standings(out: &Path, records: &[MatchRecord]) -> anyhow::Result<String> {
-    let standings = standings_of(out, records);
-    let text = standings::render_table(&standings);
+/// The grades of a gauntlet `t` (with or without pass marks) over `records`; `None` for other
+/// formats.
+pub fn gauntlet_report(records: &[MatchRecord], t: &Tournament) -> Option<grading::GradeReport> {
+    (t.format == crate::tournament::Format::Gauntlet).then(|| {
+        let bots: Vec<String> = t.bots.iter().map(|b| b.name.clone()).collect();
+        grading::grade(records, &bots, &t.candidates, &t.pass_marks)
+    })
+}
+
+/// The standings text of `records`: for a gauntlet (`plan` says), the candidates' ranking
+/// against the field and the grades first, then the per-bot totals unranked; otherwise the
+/// ranked table.
+pub fn standings_text(
+    standings: &standings::Standings,
+    records: &[MatchRecord],
+    plan: Option<&Tournament>,
+) -> (String, Option<grading::GradeReport>) {
+    match plan.and_then(|t| gauntlet_report(records, t).map(|g| (t, g))) {
+        Some((t, grades)) => {
+            let mut text = grading::render(&grades, !t.pass_marks.is_empty());
+            text.push('\n');
+            text.push_str(&standings::render_totals(standings));
+            (text, Some(grades))
+        }
+        None => (standings::render_table(standings), None),
+    }
+}
+
+/// Computes the standings of `records` (with the SPRT verdict of an SPRT tournament) and
+/// writes them as JSON, CSV and text (and a graded gauntlet's grades.json); returns the text.
+/// `plan`: the tournament, when known; else the plan.json in `out` is read.
+pub fn write_standings(
+    out: &Path,
+    records: &[MatchRecord],
+    plan: Option<&Tournament>,
+) -> anyhow::Result<String> {
+    let standings = match plan {
+        Some(t) => standings::compute_for(records, Some(t)),
+        None => standings_of(out, records),
+    };
+    let (text, grades) = standings_text(&standings, records, plan);
+    if let Some(grades) = grades
+        && plan.is_some_and(|t| !t.pass_marks.is_empty())
+    {
+        write_atomically(
+            &out.join("grades.json"),
+            &serde_json::to_string_pretty(&grades)?,
+        )?;
+    }
     write_atomically(
         &out.join("standings.json"),
         &serde_json::to_string_pretty(&standings)?,
@@ -128,7 +151,9 @@ pub fn show_standings(dir: &Path) -> anyhow::Result<()> {
     if records.is_empty() {
         bail!("{} has no finished matches", dir.display());
     }
-    print(&standings::render_table(&standings_of(dir, &records)))?;
+    let plan = planned_tournament(dir);
+    let standings = standings::compute_for(&records, plan.as_ref());
+    print(&standings_text(&standings, &records, plan.as_ref()).0)?;
     Ok(())
 }
 
@@ -220,7 +245,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, partial: bool) -> anyhow::Result<()> 
     let records: Vec<MatchRecord> = read_results(&out.join("results.jsonl"))?
         .into_values()
         .collect();
-    let text = write_standings(out, &records)?;
+    let text = write_standings(out, &records, Some(&t))?;
     // The directory may hold matches of an earlier merge: say what is missing from it now.
     let merged: BTreeMap<u64, MatchRecord> = records.iter().map(|r| (r.index, r.clone())).collect();
     let still = missing_parts(&t, &merged, &shards, whole).or(missing);

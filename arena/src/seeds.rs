@@ -24,8 +24,13 @@ pub const BOT_SEED: Domain = Domain(b"teenpatti-arena:bot-seed");
 /// The deal seed of a tournament's duplicate block, from the tournament seed and the block.
 pub const BLOCK_SEED: Domain = Domain(b"teenpatti-arena:blk-seed");
 
+/// A tournament's independent hello seeds (`bot_seeds = "independent"`), from the tournament
+/// seed and the stream `match index × 2¹⁶ + seat`: every match and every seat its own seed.
+pub const MATCH_BOT_SEED: Domain = Domain(b"teenpatti-arena:ind-seed");
+
 // The deal's keys end in eight zero bytes; ours never do (see the module comment).
-const _: () = assert!(ends_nonzero(BOT_SEED) && ends_nonzero(BLOCK_SEED));
+const _: () =
+    assert!(ends_nonzero(BOT_SEED) && ends_nonzero(BLOCK_SEED) && ends_nonzero(MATCH_BOT_SEED));
 
 const fn ends_nonzero(domain: Domain) -> bool {
     let mut i = 16;
@@ -76,6 +81,8 @@ mod tests {
     #[test]
     fn domains_and_indices_give_different_seeds() {
         assert_ne!(BOT_SEED, BLOCK_SEED);
+        assert_ne!(MATCH_BOT_SEED, BOT_SEED);
+        assert_ne!(MATCH_BOT_SEED, BLOCK_SEED);
         for secret in [0, 1, 7, 1 << 40, u64::MAX] {
             for index in 0..8 {
                 let bot = derive(secret, BOT_SEED, index);

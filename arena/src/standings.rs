@@ -9,6 +9,6 @@ pub mod sprt;
 pub mod stats;
 
 pub use compute::{BotStanding, CrossEntry, Standings, compute, compute_for, sprt_verdict};
-pub use render::{render_table, to_csv};
+pub use render::{render_table, render_totals, to_csv};
 pub use sprt::{Sprt, SprtDecision, SprtError, SprtParams, SprtVerdict};
 pub use stats::Interval;

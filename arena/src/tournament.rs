@@ -8,6 +8,6 @@ pub mod runner;
 pub mod schedule;
 pub mod slots;
 
-pub use config::{ConfigError, Format, Tournament};
+pub use config::{BotSeeds, ConfigError, Format, Tournament};
 pub use results::MatchRecord;
 pub use runner::{RunOptions, RunSummary, run};

@@ -674,7 +674,7 @@ fn a_gauntlet_plays_only_the_candidate_and_grades_it() {
     let dir = tempfile::tempdir().unwrap();
     let text = format!(
         "game = \"classic\"\nformat = \"gauntlet\"\ncandidates = [\"cand\"]\nseats = 2\n\
-         hands = 20\nseed = 3\nrounds = 2\n{TIME}\n[grading]\npass = {{ weak = 0.0, other = 1000.0 }}\n{}",
+         hands = 20\nseed = 3\nrounds = 4\n{TIME}\n[grading]\npass = {{ weak = -5.0, other = 1000.0 }}\n{}",
         bots_toml(&[
             ("weak", random()),
             ("cand", montecarlo()),
@@ -685,9 +685,9 @@ fn a_gauntlet_plays_only_the_candidate_and_grades_it() {
     let out = dir.path().join("out");
     let run = tournament_ok(&file, &out, &[]);
 
-    // The candidate against each of the two field bots, both seat orders, two rounds.
+    // The candidate against each of the two field bots, both seat orders, four rounds.
     let records = results(&out);
-    assert_eq!(records.len(), 8, "{records:?}");
+    assert_eq!(records.len(), 16, "{records:?}");
     for r in &records {
         assert!(names(r).contains(&"cand".to_string()), "{r}");
     }
@@ -698,8 +698,8 @@ fn a_gauntlet_plays_only_the_candidate_and_grades_it() {
         .collect();
     assert_eq!(opponents, BTreeSet::from(["other".into(), "weak".into()]));
 
-    let grades = json(&out.join("grades.json"));
-    let grades = grades.as_array().expect("a list of grades");
+    let report = json(&out.join("grades.json"));
+    let grades = report["grades"].as_array().expect("a list of grades");
     assert_eq!(grades.len(), 2, "{grades:?}");
     let grade = |opponent: &str| {
         grades
@@ -709,14 +709,17 @@ fn a_gauntlet_plays_only_the_candidate_and_grades_it() {
     };
     for g in grades {
         assert_eq!(g["candidate"], "cand");
-        assert_eq!(g["hands"], 80, "{g}");
-        let consistent = g["chips_per_hand"].as_f64().unwrap() >= g["mark"].as_f64().unwrap();
+        assert_eq!(g["hands"], 160, "{g}");
+        assert_eq!(g["blocks"], 4, "{g}");
+        // The rule: the lower end of the 95% interval strictly above the mark.
+        let consistent = g["lower"].as_f64().unwrap() > g["mark"].as_f64().unwrap();
         assert_eq!(g["pass"].as_bool(), Some(consistent), "{g}");
     }
-    // Montecarlo beats the random bot (these seeds: +1.125 chips per hand); nobody wins a
-    // thousand chips per hand.
+    // Montecarlo does not lose five chips a hand to a random bot; nobody wins a thousand.
     assert_eq!(grade("weak")["pass"], true, "{grades:?}");
     assert_eq!(grade("other")["pass"], false, "{grades:?}");
+    assert_eq!(report["verdicts"][0]["passes_all"], false, "{report}");
+    assert_eq!(report["verdicts"][0]["failed"][0], "other", "{report}");
     let text = stdout(&run);
     assert!(text.contains("PASS") && text.contains("FAIL"), "{text}");
 }
@@ -1049,6 +1052,15 @@ fn bad_tournament_files_are_refused_with_file_line_and_field() {
             ),
             "max_blocks = 19",
             vec!["field `sprt.max_blocks`", "min_blocks = 20"],
+        ),
+        (
+            "unknown bot seeds",
+            file_with(
+                "game = \"classic\"\nhands = 5\nbot_seeds = \"fresh\"",
+                &two(),
+            ),
+            "bot_seeds = ",
+            vec!["field `bot_seeds`", "fresh"],
         ),
         (
             "no hands",

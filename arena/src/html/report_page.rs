@@ -16,6 +16,7 @@ use serde::Serialize;
 use super::replay_page::{BackLink, write_replay_page};
 use super::template::{encode_path_segment, escape_html, fill, json_for_script};
 use crate::standings::Standings;
+use crate::tournament::grading::GradeReport;
 use crate::tournament::output::{read_plan, read_results};
 use crate::tournament::results::MatchRecord;
 
@@ -55,6 +56,10 @@ pub struct ReportData {
     pub standings: Standings,
     /// In index order.
     pub matches: Vec<ReportMatch>,
+    /// A gauntlet's ranking of the candidates against the field, and its grades (the same as
+    /// grades.json); absent for other formats.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gauntlet: Option<GradeReport>,
 }
 
 /// What `write_report` did.
@@ -83,9 +88,104 @@ pub fn report_page(data: &ReportData) -> anyhow::Result<String> {
             ("STYLE", &style),
             ("SCRIPT", REPORT_JS),
             ("DATA", &json_for_script(data)?),
+            ("GAUNTLET", &gauntlet_section(data.gauntlet.as_ref())),
         ],
     )
     .map_err(anyhow::Error::msg)
+}
+
+fn signed(x: f64) -> String {
+    format!("{x:+.3}")
+}
+
+fn interval_cell(lower: Option<f64>, upper: Option<f64>) -> String {
+    match (lower, upper) {
+        (Some(l), Some(u)) => format!("[{}, {}]", signed(l), signed(u)),
+        _ => "unbounded".to_string(),
+    }
+}
+
+/// A gauntlet's ranking and grades tables, drawn here (static HTML, readable without
+/// JavaScript); empty for other formats.
+fn gauntlet_section(report: Option<&GradeReport>) -> String {
+    let Some(report) = report else {
+        return String::new();
+    };
+    let g = &report.gauntlet;
+    let mut html = String::from(
+        r#"<section class="panel wide" aria-labelledby="gauntlet-h" data-testid="gauntlet"><h2 id="gauntlet-h">Gauntlet: candidates against the field</h2>"#,
+    );
+    html.push_str(&format!(r#"<p class="note">{}</p>"#, escape_html(&g.note)));
+    html.push_str(r#"<div class="scroll"><table class="gauntlet-ranking" data-testid="gauntlet-ranking"><thead><tr><th class="num">#</th><th>Candidate</th><th class="num">Mean edge</th>"#);
+    for f in &g.field {
+        html.push_str(&format!(
+            r#"<th class="num" title="edge in chips per hand and its 95% interval">vs {}</th>"#,
+            escape_html(f)
+        ));
+    }
+    html.push_str("</tr></thead><tbody>");
+    for row in &g.candidates {
+        html.push_str(&format!(
+            r#"<tr data-bot="{}"><td class="num">{}</td><td class="bot">{}</td><td class="num">{}</td>"#,
+            escape_html(&row.candidate),
+            row.rank,
+            escape_html(&row.candidate),
+            signed(row.mean_edge)
+        ));
+        for e in &row.edges {
+            html.push_str(&format!(
+                r#"<td class="num">{} {}</td>"#,
+                signed(e.edge_per_hand),
+                interval_cell(e.ci.map(|c| c.low), e.ci.map(|c| c.high))
+            ));
+        }
+        html.push_str("</tr>");
+    }
+    html.push_str("</tbody></table></div>");
+    if !report.grades.is_empty() {
+        html.push_str(&format!(
+            r#"<h3 id="grades-h">Grades</h3><p class="note">A candidate {}. {}.</p>"#,
+            escape_html(&report.rule),
+            escape_html(&capitalized(&report.caveat))
+        ));
+        html.push_str(r#"<div class="scroll"><table class="grades" data-testid="grades"><thead><tr><th>Candidate</th><th>Reference</th><th class="num">Edge</th><th class="num">95% CI</th><th class="num">Blocks</th><th class="num">Mark</th><th>Result</th><th>Why</th></tr></thead><tbody>"#);
+        for grade in &report.grades {
+            html.push_str(&format!(
+                r#"<tr data-candidate="{}" data-opponent="{}" data-pass="{}"><td>{}</td><td>{}</td><td class="num">{}</td><td class="num">{}</td><td class="num">{}</td><td class="num">{}</td><td class="{}">{}</td><td>{}</td></tr>"#,
+                escape_html(&grade.candidate),
+                escape_html(&grade.opponent),
+                grade.pass,
+                escape_html(&grade.candidate),
+                escape_html(&grade.opponent),
+                signed(grade.estimate),
+                interval_cell(grade.lower, grade.upper),
+                grade.blocks,
+                signed(grade.mark),
+                if grade.pass { "pos" } else { "neg" },
+                if grade.pass { "PASS" } else { "FAIL" },
+                escape_html(&grade.reason)
+            ));
+        }
+        html.push_str("</tbody></table></div><ul class=\"verdicts\">");
+        for v in &report.verdicts {
+            html.push_str(&format!(
+                r#"<li data-testid="verdict"><b>{}</b>: {}</li>"#,
+                escape_html(&v.candidate),
+                escape_html(&v.verdict)
+            ));
+        }
+        html.push_str("</ul>");
+    }
+    html.push_str("</section>");
+    html
+}
+
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
 }
 
 /// The folder of replay pages for the report `output`: `<stem>_replays` beside it.
@@ -99,11 +199,7 @@ pub fn replay_pages_dir(output: &Path) -> anyhow::Result<(PathBuf, String)> {
     Ok((output.with_file_name(&name), name))
 }
 
-fn tournament_info(dir: &Path) -> anyhow::Result<Option<TournamentInfo>> {
-    if !dir.join("plan.json").exists() {
-        return Ok(None);
-    }
-    let (t, _, _) = read_plan(dir)?;
+fn tournament_info(t: &crate::tournament::Tournament) -> anyhow::Result<Option<TournamentInfo>> {
     Ok(Some(TournamentInfo {
         name: t.name.clone(),
         format: serde_json::to_value(t.format)?,
@@ -129,7 +225,18 @@ pub fn write_report(dir: &Path, output: &Path) -> anyhow::Result<ReportSummary> 
         );
     }
     let records: Vec<MatchRecord> = read_results(&results)?.into_values().collect();
-    let tournament = tournament_info(dir)?;
+    let plan = if dir.join("plan.json").exists() {
+        Some(read_plan(dir)?.0)
+    } else {
+        None
+    };
+    let tournament = match &plan {
+        Some(t) => tournament_info(t)?,
+        None => None,
+    };
+    let gauntlet = plan
+        .as_ref()
+        .and_then(|t| crate::cmd_tournament::gauntlet_report(&records, t));
     let title = match &tournament {
         Some(t) => format!("Tournament {}", t.name),
         None => format!("Tournament {}", dir.display()),
@@ -186,6 +293,7 @@ pub fn write_report(dir: &Path, output: &Path) -> anyhow::Result<ReportSummary> 
         tournament,
         standings,
         matches,
+        gauntlet,
     };
     let page = report_page(&data)?;
     std::fs::write(output, page)
@@ -263,6 +371,7 @@ mod tests {
                     record,
                 })
                 .collect(),
+            gauntlet: None,
         };
         let page = report_page(&data).unwrap();
         assert!(page.contains("<title>Tournament &lt;x&gt;</title>"));

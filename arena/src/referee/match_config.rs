@@ -12,6 +12,10 @@ use crate::bot::BotSpec;
 pub struct SeatConfig {
     /// How to start the bot (its name is the seat's display name).
     pub spec: BotSpec,
+    /// The seed of this seat's hello, when the caller chose one (a tournament with
+    /// `bot_seeds = "independent"`); `None`: [`bot_seed`] of the match seed and the seat.
+    /// Either way it is cut to 53 bits in the hello.
+    pub bot_seed: Option<u64>,
 }
 
 /// One match.
@@ -56,4 +60,13 @@ pub fn bot_seed(match_seed: u64, seat: usize) -> u64 {
 /// that hold numbers as doubles (JavaScript's `JSON.parse`) exactly.
 pub fn hello_seed(match_seed: u64, seat: usize) -> u64 {
     bot_seed(match_seed, seat) & ((1 << 53) - 1)
+}
+
+/// The seed in the hello of seat `seat` of `config`: the seat's own [`SeatConfig::bot_seed`]
+/// if it has one, else [`hello_seed`]; 53 bits either way.
+pub fn seat_hello_seed(config: &MatchConfig, seat: usize) -> u64 {
+    match config.seats.get(seat).and_then(|s| s.bot_seed) {
+        Some(seed) => seed & ((1 << 53) - 1),
+        None => hello_seed(config.seed, seat),
+    }
 }

@@ -10,7 +10,7 @@ use rules::{Event, Hand, SettingsError};
 use tokio_util::sync::CancellationToken;
 
 use super::connection::{Connection, SeatFault};
-use super::match_config::{MatchConfig, SeatConfig, hello_seed};
+use super::match_config::{MatchConfig, SeatConfig, seat_hello_seed};
 use super::result::{MatchResult, SeatResult};
 use crate::bot::SpawnError;
 use crate::replay::{ActionSource, BotRecord, BotStatus, Header, Record, ReplayWriter};
@@ -228,7 +228,7 @@ impl<'a> Referee<'a> {
             seats: self.seats.len(),
             hands: config.hands,
             first_hand,
-            seed: hello_seed(config.seed, seat),
+            seed: seat_hello_seed(config, seat),
             players: self
                 .seats
                 .iter()

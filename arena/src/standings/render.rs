@@ -12,20 +12,41 @@ use super::stats::Interval;
 /// cell (row A, column B) is A's edge over B in chips per hand, followed by `+` or `-` when it is
 /// significant at 95%. Unbounded intervals (a single block) print as `unbounded` / `± inf`.
 pub fn render_table(standings: &Standings) -> String {
+    render(standings, true)
+}
+
+/// [`render_table`] for a gauntlet: the same totals, but numbered lines (`#`) instead of ranks
+/// and a title that says they are not a ranking (the field bots never played each other).
+pub fn render_totals(standings: &Standings) -> String {
+    render(standings, false)
+}
+
+fn render(standings: &Standings, ranked: bool) -> String {
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "Standings: {} bots, {} matches, {} duplicate blocks",
-        standings.bots.len(),
-        standings.matches,
-        standings.blocks
-    );
+    if ranked {
+        let _ = writeln!(
+            out,
+            "Standings: {} bots, {} matches, {} duplicate blocks",
+            standings.bots.len(),
+            standings.matches,
+            standings.blocks
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "Totals per bot (not a ranking: the field bots played only the candidates): {} bots, \
+             {} matches, {} duplicate blocks",
+            standings.bots.len(),
+            standings.matches,
+            standings.blocks
+        );
+    }
     if standings.bots.is_empty() {
         return out;
     }
 
     let header = [
-        "rank",
+        if ranked { "rank" } else { "#" },
         "tier",
         "bot",
         "chips/hand",
@@ -63,7 +84,9 @@ pub fn render_table(standings: &Standings) -> String {
     // Left-aligned: bot and faults; the rest right-aligned.
     let left = [false, false, true, false, false, false, false, false, true];
     write_table(&mut out, &header, &rows, &left);
-    out.push_str(LEGEND);
+    if ranked {
+        out.push_str(LEGEND);
+    }
 
     if !standings.crosstable.is_empty() {
         out.push('\n');
@@ -73,7 +96,8 @@ pub fn render_table(standings: &Standings) -> String {
              heads-up, the row's chips/hand); +/- significant at 95% over duplicate blocks, each \
              pair on its own: among many pairs of equal bots about 1 in 20 shows a mark by chance"
         );
-        let mut header: Vec<String> = vec!["rank".into(), "bot".into()];
+        let first = if ranked { "rank" } else { "#" };
+        let mut header: Vec<String> = vec![first.into(), "bot".into()];
         header.extend(standings.bots.iter().map(|b| b.rank.to_string()));
         let rows: Vec<Vec<String>> = standings
             .bots

@@ -52,6 +52,29 @@ pub enum Format {
     Sprt,
 }
 
+/// Where the seed in each bot's hello comes from (`bot_seeds` in a tournament file).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BotSeeds {
+    /// From the match's deal seed and the seat (the default): in a duplicate block every
+    /// match deals alike, so the bot in seat 0 gets the same seed in every seat order. A
+    /// program against a copy of itself is then a perfect mirror: the two seat orders play
+    /// the same hands move for move and its edge is exactly 0 (whatever its randomness).
+    #[default]
+    PerSeat,
+    /// A fresh seed for every match and every seat, derived one-way from the tournament seed
+    /// and (match index, seat) ([`crate::seeds::MATCH_BOT_SEED`]): a randomized program
+    /// against itself is no longer a mirror, which A/A tests need. Still deterministic from
+    /// the tournament seed, so replays and resumes play alike.
+    Independent,
+}
+
+impl BotSeeds {
+    fn is_default(&self) -> bool {
+        *self == BotSeeds::PerSeat
+    }
+}
+
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawFile {
@@ -67,6 +90,7 @@ struct RawFile {
     sandbox: Option<Spanned<String>>,
     max_restarts: Option<u32>,
     candidates: Option<Spanned<Vec<String>>>,
+    bot_seeds: Option<Spanned<String>>,
     #[serde(default)]
     table: RawTable,
     #[serde(default)]
@@ -226,6 +250,10 @@ pub struct Tournament {
     pub sprt: Option<SprtConfig>,
     /// Gauntlet: pass marks per field bot (chips per hand).
     pub pass_marks: BTreeMap<String, f64>,
+    /// Where the bots' hello seeds come from. Not serialized when per-seat (the default), so
+    /// that plans and fingerprints of older files stay as they were.
+    #[serde(default, skip_serializing_if = "BotSeeds::is_default")]
+    pub bot_seeds: BotSeeds,
 }
 
 impl Tournament {
@@ -532,6 +560,20 @@ impl Tournament {
             }
             pass_marks = grading.get_ref().pass.clone();
         }
+        let bot_seeds = match &raw.bot_seeds {
+            None => BotSeeds::PerSeat,
+            Some(s) => match s.get_ref().as_str() {
+                "per-seat" => BotSeeds::PerSeat,
+                "independent" => BotSeeds::Independent,
+                other => {
+                    return Err(err(
+                        Some(s.span()),
+                        Some("bot_seeds"),
+                        format!("unknown bot_seeds {other:?}; expected per-seat or independent"),
+                    ));
+                }
+            },
+        };
         let name = raw.name.clone().unwrap_or_else(|| {
             file.file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
@@ -557,6 +599,7 @@ impl Tournament {
             candidates,
             sprt,
             pass_marks,
+            bot_seeds,
         })
     }
 

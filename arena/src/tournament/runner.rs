@@ -11,7 +11,7 @@ use protocol::{Hello, PROTOCOL_VERSION};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
-use super::config::{Format, Tournament};
+use super::config::{BotSeeds, Format, Tournament};
 use super::output::OutputDir;
 use super::results::MatchRecord;
 use super::schedule::{ScheduledMatch, schedule, sprt_block};
@@ -159,7 +159,10 @@ fn match_config(t: &Tournament, m: &ScheduledMatch, out: &OutputDir) -> MatchCon
                 // not the tournament file (it names the seed) even where it sits next to a
                 // bot's own files.
                 spec.hidden = vec![out.root.clone(), t.file.clone()];
-                SeatConfig { spec }
+                SeatConfig {
+                    spec,
+                    bot_seed: independent_bot_seed(t, m, seat),
+                }
             })
             .collect(),
         time: t.time,
@@ -167,6 +170,20 @@ fn match_config(t: &Tournament, m: &ScheduledMatch, out: &OutputDir) -> MatchCon
         exit_grace: Duration::from_millis(500),
         replay: Some(out.replay_path(m.index)),
         transcripts: None,
+    }
+}
+
+/// The hello seed of `seat` in match `m` under `bot_seeds = "independent"`: derived one-way
+/// from the tournament seed, stream `index × 2¹⁶ + seat` (a table has far fewer seats), so
+/// every match and every seat has its own. `None` under the default (per-seat) seeds.
+pub fn independent_bot_seed(t: &Tournament, m: &ScheduledMatch, seat: usize) -> Option<u64> {
+    match t.bot_seeds {
+        BotSeeds::PerSeat => None,
+        BotSeeds::Independent => Some(crate::seeds::derive(
+            t.seed(),
+            crate::seeds::MATCH_BOT_SEED,
+            (m.index << 16) | seat as u64,
+        )),
     }
 }
 
@@ -464,5 +481,51 @@ impl Progress {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tournament(bot_seeds: &str) -> Tournament {
+        let text = format!(
+            "game = \"classic\"\nseed = 5\nrounds = 2\n{bot_seeds}\n\
+             [[bot]]\nname = \"a\"\ncommand = \"true\"\n[[bot]]\nname = \"b\"\ncommand = \"true\"\n"
+        );
+        Tournament::parse(
+            &text,
+            std::path::Path::new("t.toml"),
+            std::path::Path::new("."),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn independent_bot_seeds_differ_per_match_and_seat_and_are_reproducible() {
+        let t = tournament("bot_seeds = \"independent\"");
+        assert_eq!(t.bot_seeds, BotSeeds::Independent);
+        let matches = schedule(&t);
+        assert_eq!(matches.len(), 4);
+        let mut seen = std::collections::BTreeSet::new();
+        for m in &matches {
+            for seat in 0..2 {
+                let seed = independent_bot_seed(&t, m, seat).unwrap();
+                assert_eq!(Some(seed), independent_bot_seed(&t, m, seat));
+                assert_ne!(seed, crate::referee::bot_seed(m.seed, seat));
+                seen.insert(seed);
+            }
+        }
+        assert_eq!(seen.len(), 8, "every match and seat its own seed");
+
+        let default = tournament("");
+        assert_eq!(default.bot_seeds, BotSeeds::PerSeat);
+        assert_eq!(independent_bot_seed(&default, &matches[0], 0), None);
+        // The default leaves the fingerprint of older files alone; the option changes it.
+        assert_ne!(default.fingerprint(), t.fingerprint());
+        assert_eq!(
+            default.fingerprint(),
+            tournament("bot_seeds = \"per-seat\"").fingerprint()
+        );
     }
 }
