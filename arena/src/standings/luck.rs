@@ -61,7 +61,7 @@ use crate::replay::Record;
 
 /// `β`: the weight of a `saw` draw's correction, in units of the pot at that moment. Chosen on
 /// held-out seeds (BENCHMARKS.md, "Luck-corrected estimates"); fixed before the judged data.
-pub const SEE_SCALE: f64 = 2.0;
+pub const SEE_SCALE: f64 = 1.0;
 
 /// Why a replay cannot be corrected.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
