@@ -11,16 +11,22 @@
 //! duplicate block of `seed` (bot A in seat 0, then in seat 1). Pairs whose name starts with
 //! `rr` are A/A (the same program twice): their true edge is 0. For the others the "truth" is
 //! the corrected estimate over all blocks of the pair. `LUCK_BETAS` (comma-separated) sweeps
-//! the `saw` scale instead of using `SEE_SCALE` (do this on held-out seeds only).
+//! the `saw` scale instead of using `SEE_SCALE`, `LUCK_OFFSETS` its offset (`SEE_OFFSET`): do this
+//! on held-out seeds only.
 
 use std::path::Path;
 
-use arena::standings::luck::{Equity, SEE_SCALE, SeatHand, estimates, hand_luck_with};
+use arena::standings::luck::{Equity, SEE_OFFSET, SEE_SCALE, SeatHand, estimates, hand_luck_with};
 use arena::standings::stats::BlockEstimate;
 use rules::SequenceOrder;
 
 /// Bot A's hands of each block (both matches), and of the first match alone.
-fn load(dir: &Path, beta: f64, eq: &mut Equity) -> Vec<(Vec<SeatHand>, Vec<SeatHand>)> {
+fn load(
+    dir: &Path,
+    beta: f64,
+    offset: f64,
+    eq: &mut Equity,
+) -> Vec<(Vec<SeatHand>, Vec<SeatHand>)> {
     let mut seeds: Vec<u64> = std::fs::read_dir(dir)
         .expect("a data directory")
         .filter_map(|e| {
@@ -43,7 +49,8 @@ fn load(dir: &Path, beta: f64, eq: &mut Equity) -> Vec<(Vec<SeatHand>, Vec<SeatH
                 complete = false;
                 break;
             };
-            let hands = hand_luck_with(&records, eq, beta).expect("a classic two-seat replay");
+            let hands =
+                hand_luck_with(&records, eq, beta, offset).expect("a classic two-seat replay");
             let seat_hands: Vec<SeatHand> = hands
                 .iter()
                 .map(|h| SeatHand {
@@ -109,10 +116,17 @@ fn luck_correction_width_and_coverage() {
         .ok()
         .map(|b| b.split(',').filter_map(|x| x.parse().ok()).collect())
         .unwrap_or_else(|| vec![SEE_SCALE]);
+    let offsets: Vec<f64> = std::env::var("LUCK_OFFSETS")
+        .ok()
+        .map(|b| b.split(',').filter_map(|x| x.parse().ok()).collect())
+        .unwrap_or_else(|| vec![SEE_OFFSET]);
     let mut eq = Equity::classic(SequenceOrder::A23High);
     for pair in pairs.split(',') {
-        for &beta in &betas {
-            let loaded = load(&Path::new(&data).join(pair), beta, &mut eq);
+        for (&beta, &offset) in betas
+            .iter()
+            .flat_map(|b| offsets.iter().map(move |o| (b, o)))
+        {
+            let loaded = load(&Path::new(&data).join(pair), beta, offset, &mut eq);
             let blocks: Vec<Vec<SeatHand>> = loaded.iter().map(|(b, _)| b.clone()).collect();
             let singles: Vec<Vec<SeatHand>> = loaded.iter().map(|(_, f)| f.clone()).collect();
             let (plain, corrected) = estimates(&blocks, 0.95);
@@ -123,7 +137,7 @@ fn luck_correction_width_and_coverage() {
                 corrected.mean
             };
             println!(
-                "{pair} beta={beta}: {} blocks of {} hands (bot A's, both seat orders)",
+                "{pair} beta={beta} offset={offset}: {} blocks of {} hands (bot A's, both seat orders)",
                 blocks.len(),
                 blocks.first().map_or(0, |b| b.len())
             );

@@ -63,6 +63,9 @@ use crate::replay::Record;
 /// held-out seeds (BENCHMARKS.md, "Luck-corrected estimates"); fixed before the judged data.
 pub const SEE_SCALE: f64 = 1.0;
 
+/// Chips added to `β · pot` at a `saw` draw (0: the scale is the pot alone).
+pub const SEE_OFFSET: f64 = 0.0;
+
 /// Why a replay cannot be corrected.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LuckError {
@@ -195,14 +198,15 @@ struct Pending {
 /// Every finished hand of a replay with its luck terms, in order, for the classic game with two
 /// seats. Pure and deterministic: the same records give the same numbers, bit for bit.
 pub fn hand_luck(records: &[Record], equity: &mut Equity) -> Result<Vec<HandLuck>, LuckError> {
-    hand_luck_with(records, equity, SEE_SCALE)
+    hand_luck_with(records, equity, SEE_SCALE, SEE_OFFSET)
 }
 
-/// [`hand_luck`] with another `β` (for measurements: any fixed `β` is unbiased).
+/// [`hand_luck`] with another `β` and offset (for measurements: any fixed values are unbiased).
 pub fn hand_luck_with(
     records: &[Record],
     equity: &mut Equity,
     see_scale: f64,
+    see_offset: f64,
 ) -> Result<Vec<HandLuck>, LuckError> {
     let settings = classic_two_seats(records)?;
     if equity.order != settings.sequence_order {
@@ -252,7 +256,7 @@ pub fn hand_luck_with(
             }
             "saw" => {
                 let s = seat()?;
-                let scale = p.pot as f64 * see_scale;
+                let scale = p.pot as f64 * see_scale + see_offset;
                 draw(p, s, scale, equity, &bad)?;
             }
             "hand_ended" => {
