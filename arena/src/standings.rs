@@ -3,6 +3,7 @@
 //! significance marks, text and CSV output, and an SPRT for head-to-head benchmarking.
 
 mod compute;
+pub mod luck;
 pub mod rating;
 mod render;
 pub mod sprt;
