@@ -34,7 +34,7 @@ use rustix::io::Errno;
 use rustix::process::{Pid, Signal, getpid, kill_process, test_kill_process};
 use serde::Serialize;
 
-/// Prefix of the per-arena directory under the arena's own cgroup.
+/// Prefix of the per-arena directory under the arena's own cgroup; see [`parent_name`].
 const PARENT_PREFIX: &str = "teenpatti-arena-";
 /// How long killing every process of a cgroup may take before giving up.
 const KILL_DEADLINE: Duration = Duration::from_secs(2);
@@ -171,7 +171,7 @@ impl BotCgroup {
             sanitize(label),
             SERIAL.fetch_add(1, Ordering::Relaxed)
         );
-        let parent_name = format!("{PARENT_PREFIX}{}", getpid().as_raw_nonzero());
+        let parent_name = parent_name(getpid().as_raw_nonzero().get());
         let (version, bases): (CgroupVersion, Vec<(Kind, &Path)>) = match support {
             CgroupSupport::V1 {
                 pids,
@@ -584,9 +584,10 @@ fn reap_stale_in(base: &Path) {
     };
     for entry in entries.flatten() {
         let name = entry.file_name();
+        let ours = format!("{PARENT_PREFIX}{}-", pid_namespace());
         let Some(pid) = name
             .to_str()
-            .and_then(|n| n.strip_prefix(PARENT_PREFIX))
+            .and_then(|n| n.strip_prefix(&ours))
             .and_then(|p| p.parse::<i32>().ok())
         else {
             continue;
@@ -603,7 +604,7 @@ fn reap_stale_in(base: &Path) {
 pub fn reap_arena(pid: u32) {
     if let Ok(support) = detect() {
         for base in support.bases() {
-            let parent = base.join(format!("{PARENT_PREFIX}{pid}"));
+            let parent = base.join(parent_name(pid as i32));
             if parent.is_dir() {
                 reap_parent(&parent);
             }
@@ -637,6 +638,30 @@ fn reap_parent(parent: &Path) {
             }
         }
     }
+}
+
+/// The name of the directory of arena `pid`: `teenpatti-arena-<pid namespace>-<pid>`. The
+/// namespace matters: containers may share a cgroup hierarchy while their pids overlap, and
+/// a pid of another namespace cannot be checked from here, so the stale sweep looks only at
+/// directories of its own namespace.
+pub(crate) fn parent_name(pid: i32) -> String {
+    format!("{PARENT_PREFIX}{}-{pid}", pid_namespace())
+}
+
+/// This process's PID namespace, as the inode number `/proc/self/ns/pid` links to (`0` if
+/// unreadable).
+fn pid_namespace() -> &'static str {
+    static NS: OnceLock<String> = OnceLock::new();
+    NS.get_or_init(|| {
+        std::fs::read_link("/proc/self/ns/pid")
+            .ok()
+            .and_then(|link| {
+                let text = link.to_string_lossy().into_owned();
+                let digits: String = text.chars().filter(char::is_ascii_digit).collect();
+                (!digits.is_empty()).then_some(digits)
+            })
+            .unwrap_or_else(|| "0".to_string())
+    })
 }
 
 /// `pid` is a live process. Any process, not only one named `arena`: a program that embeds

@@ -255,7 +255,7 @@ fn cgroup_reap_stale_removes_dead_arenas() {
     let parents: Vec<PathBuf> = support
         .bases()
         .iter()
-        .map(|b| b.join(format!("{PARENT_PREFIX}{dead_pid}")))
+        .map(|b| b.join(parent_name(dead_pid as i32)))
         .collect();
     let mut fds = Vec::new();
     for parent in &parents {
