@@ -50,7 +50,7 @@ pub async fn tournament(
             Ok(exit) => anyhow::Error::new(exit),
             Err(e) => e,
         })?;
-    let text = write_standings(&out, &summary.records, Some(&plan))?;
+    let text = write_standings(&out, &summary.records, &plan)?;
     // The standings text ends with the SPRT verdict of an SPRT tournament.
     let mut report = String::new();
     report.push_str(&text);
@@ -87,22 +87,24 @@ pub fn standings_of(dir: &Path, records: &[MatchRecord]) -> standings::Standings
 
 /// The grades of a gauntlet `t` (with or without pass marks) over `records`; `None` for other
 /// formats.
-pub fn gauntlet_report(records: &[MatchRecord], t: &Tournament) -> Option<grading::GradeReport> {
+pub fn gauntlet_report(
+    standings: &standings::Standings,
+    t: &Tournament,
+) -> Option<grading::GradeReport> {
     (t.format == crate::tournament::Format::Gauntlet).then(|| {
         let bots: Vec<String> = t.bots.iter().map(|b| b.name.clone()).collect();
-        grading::grade(records, &bots, &t.candidates, &t.pass_marks)
+        grading::grade(standings, &bots, &t.candidates, &t.pass_marks)
     })
 }
 
-/// The standings text of `records`: for a gauntlet (`plan` says), the candidates' ranking
+/// The standings text: for a gauntlet (`plan` says), the candidates' ranking
 /// against the field and the grades first, then the per-bot totals unranked; otherwise the
 /// ranked table.
 pub fn standings_text(
     standings: &standings::Standings,
-    records: &[MatchRecord],
     plan: Option<&Tournament>,
 ) -> (String, Option<grading::GradeReport>) {
-    match plan.and_then(|t| gauntlet_report(records, t).map(|g| (t, g))) {
+    match plan.and_then(|t| gauntlet_report(standings, t).map(|g| (t, g))) {
         Some((t, grades)) => {
             let mut text = grading::render(&grades, !t.pass_marks.is_empty());
             text.push('\n');
@@ -113,21 +115,18 @@ pub fn standings_text(
     }
 }
 
-/// Computes the standings of `records` (with the SPRT verdict of an SPRT tournament) and
-/// writes them as JSON, CSV and text (and a graded gauntlet's grades.json); returns the text.
-/// `plan`: the tournament, when known; else the plan.json in `out` is read.
+/// Computes the standings of `records` of the tournament `plan` (with the SPRT verdict of an
+/// SPRT tournament) and writes them as JSON, CSV and text (and a graded gauntlet's
+/// grades.json); returns the text.
 pub fn write_standings(
     out: &Path,
     records: &[MatchRecord],
-    plan: Option<&Tournament>,
+    plan: &Tournament,
 ) -> anyhow::Result<String> {
-    let standings = match plan {
-        Some(t) => standings::compute_for(records, Some(t)),
-        None => standings_of(out, records),
-    };
-    let (text, grades) = standings_text(&standings, records, plan);
+    let standings = standings::compute_for(records, Some(plan));
+    let (text, grades) = standings_text(&standings, Some(plan));
     if let Some(grades) = grades
-        && plan.is_some_and(|t| !t.pass_marks.is_empty())
+        && !plan.pass_marks.is_empty()
     {
         write_atomically(
             &out.join("grades.json"),
@@ -153,7 +152,7 @@ pub fn show_standings(dir: &Path) -> anyhow::Result<()> {
     }
     let plan = planned_tournament(dir);
     let standings = standings::compute_for(&records, plan.as_ref());
-    print(&standings_text(&standings, &records, plan.as_ref()).0)?;
+    print(&standings_text(&standings, plan.as_ref()).0)?;
     Ok(())
 }
 
@@ -245,7 +244,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, partial: bool) -> anyhow::Result<()> 
     let records: Vec<MatchRecord> = read_results(&out.join("results.jsonl"))?
         .into_values()
         .collect();
-    let text = write_standings(out, &records, Some(&t))?;
+    let text = write_standings(out, &records, &t)?;
     // The directory may hold matches of an earlier merge: say what is missing from it now.
     let merged: BTreeMap<u64, MatchRecord> = records.iter().map(|r| (r.index, r.clone())).collect();
     let still = missing_parts(&t, &merged, &shards, whole).or(missing);

@@ -9,7 +9,7 @@ mod render;
 pub mod sprt;
 pub mod stats;
 
-pub use compute::{BotStanding, CrossEntry, Standings, compute, compute_for, sprt_verdict};
+pub use compute::{BotStanding, CrossEntry, Standings, compute, compute_for};
 pub use render::{render_table, render_totals, to_csv};
-pub use sprt::{Sprt, SprtDecision, SprtError, SprtParams, SprtVerdict};
+pub use sprt::{Sprt, SprtDecision, SprtError, SprtVerdict};
 pub use stats::Interval;

@@ -18,17 +18,7 @@ use std::process::Output;
 use common::{python_bot, root, run_arena, sample_bot, stderr, stdout};
 use serde_json::Value;
 
-const TIME: &str = "[time]\nstartup_ms = 30000\ndecision_ms = 10000\nbank_ms = 600000\n";
-
-fn q(text: &str) -> String {
-    serde_json::to_string(text).unwrap()
-}
-
-fn bots_toml(bots: &[(&str, String)]) -> String {
-    bots.iter()
-        .map(|(name, command)| format!("\n[[bot]]\nname = {}\ncommand = {}\n", q(name), q(command)))
-        .collect()
-}
+use common::{GENEROUS_TIME as TIME, bots_toml};
 
 fn p(path: &Path) -> &str {
     path.to_str().expect("temporary paths are UTF-8")
@@ -177,7 +167,7 @@ fn the_template_marks_pass_the_strong_bot_and_fail_copies_and_random() {
             f(&g["lower"]) > f(&g["mark"]),
             "{g}"
         );
-        assert!(g["rule"].as_str().unwrap().contains("lower end"), "{g}");
+        assert!(!g["reason"].as_str().unwrap().is_empty(), "{g}");
     }
     assert!(report["rule"].as_str().unwrap().contains("lower end"));
     assert!(report["caveat"].as_str().unwrap().contains("1 in 40"));

@@ -15,20 +15,7 @@ use std::process::{Command, Output};
 use common::{python_bot, run_arena, sample_bot, stderr, stdout};
 use serde_json::Value;
 
-/// Time limits far above what the sample bots need, even on a loaded machine.
-const TIME: &str = "[time]\nstartup_ms = 30000\ndecision_ms = 10000\nbank_ms = 600000\n";
-
-/// A TOML basic string (JSON's escapes are valid TOML).
-fn q(text: &str) -> String {
-    serde_json::to_string(text).unwrap()
-}
-
-/// `[[bot]]` entries for `(name, command)` pairs.
-fn bots_toml(bots: &[(&str, String)]) -> String {
-    bots.iter()
-        .map(|(name, command)| format!("\n[[bot]]\nname = {}\ncommand = {}\n", q(name), q(command)))
-        .collect()
-}
+use common::{GENEROUS_TIME as TIME, bots_toml, toml_string as q};
 
 fn montecarlo() -> String {
     sample_bot("montecarlo-bot")

@@ -15,7 +15,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{bwrap_works, marker, processes_with, sample_bot, stderr, stdout, zoo, zoo_bot};
+use common::{
+    bwrap_works, marker, processes_with, sample_bot, stderr, stderr_log, stdout, zoo, zoo_bot,
+};
 use serde_json::Value;
 
 /// The flag that limits a bot's processes and threads (a cgroup's `pids.max`).
@@ -194,17 +196,7 @@ impl Played {
 
     /// The stderr log of `seat` (`seatN-NAME.stderr.log`).
     fn log(&self, seat: usize) -> String {
-        let prefix = format!("seat{seat}-");
-        let path = std::fs::read_dir(&self.logs)
-            .unwrap()
-            .flatten()
-            .map(|e| e.path())
-            .find(|p| {
-                p.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.starts_with(&prefix) && n.ends_with(".stderr.log"))
-            })
-            .unwrap_or_else(|| panic!("no stderr log of seat {seat} in {}", self.logs.display()));
+        let path = stderr_log(&self.logs, seat);
         let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
         eprintln!("{} seat {seat}:\n{text}", self.what);
         text

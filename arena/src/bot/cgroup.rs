@@ -614,28 +614,25 @@ pub fn reap_arena(pid: u32) {
 
 /// Kills the processes of one arena's cgroups and removes the directories.
 fn reap_parent(parent: &Path) {
-    let parent = parent.to_path_buf();
-    {
-        tracing::info!("removing stale cgroup {}", parent.display());
-        let deadline = Instant::now() + KILL_DEADLINE;
-        let children: Vec<PathBuf> = fs::read_dir(&parent)
-            .map(|rd| {
-                rd.flatten()
-                    .filter(|e| e.path().is_dir())
-                    .map(|e| e.path())
-                    .collect()
-            })
-            .unwrap_or_default();
-        for dir in &children {
-            let _ = write_file(&dir.join("pids.max"), "0");
-            kill_dir(dir, deadline);
-        }
-        kill_dir(&parent, deadline);
-        let rm_deadline = Instant::now() + RMDIR_DEADLINE;
-        for dir in children.iter().chain([&parent]) {
-            if let Err(e) = rmdir_retry(dir, rm_deadline) {
-                tracing::warn!("rmdir {}: {e}", dir.display());
-            }
+    tracing::info!("removing stale cgroup {}", parent.display());
+    let deadline = Instant::now() + KILL_DEADLINE;
+    let children: Vec<PathBuf> = fs::read_dir(parent)
+        .map(|rd| {
+            rd.flatten()
+                .filter(|e| e.path().is_dir())
+                .map(|e| e.path())
+                .collect()
+        })
+        .unwrap_or_default();
+    for dir in &children {
+        let _ = write_file(&dir.join("pids.max"), "0");
+        kill_dir(dir, deadline);
+    }
+    kill_dir(parent, deadline);
+    let rm_deadline = Instant::now() + RMDIR_DEADLINE;
+    for dir in children.iter().map(PathBuf::as_path).chain([parent]) {
+        if let Err(e) = rmdir_retry(dir, rm_deadline) {
+            tracing::warn!("rmdir {}: {e}", dir.display());
         }
     }
 }

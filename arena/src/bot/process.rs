@@ -122,6 +122,8 @@ impl BotProcess {
         let guard = GroupGuard::new(pid);
         let stdin = child.stdin.take().expect("stdin is piped");
         let mut held = held;
+        // bwrap has read its seccomp program (or never will): no need to keep it open.
+        held.seccomp = None;
         let stdout = match held.stdout_fifo.as_mut().and_then(StdoutFifo::take_reader) {
             Some(fifo) => BotStdout::Fifo(fifo),
             None => BotStdout::Pipe(child.stdout.take().expect("stdout is piped")),
@@ -351,10 +353,8 @@ async fn finish(inner: Inner, pid: Pid, grace: Duration) -> ExitSummary {
         mut stderr,
         mut exit,
         killed,
-        mut held,
+        held,
     } = inner;
-    // bwrap has read its seccomp program by now (or never will).
-    held.seccomp = None;
     drop(stdin);
 
     let mut killed_by_arena = killed;

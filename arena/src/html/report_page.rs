@@ -234,14 +234,14 @@ pub fn write_report(dir: &Path, output: &Path) -> anyhow::Result<ReportSummary> 
         Some(t) => tournament_info(t)?,
         None => None,
     };
-    let gauntlet = plan
-        .as_ref()
-        .and_then(|t| crate::cmd_tournament::gauntlet_report(&records, t));
     let title = match &tournament {
         Some(t) => format!("Tournament {}", t.name),
         None => format!("Tournament {}", dir.display()),
     };
     let standings = crate::cmd_tournament::standings_of(dir, &records);
+    let gauntlet = plan
+        .as_ref()
+        .and_then(|t| crate::cmd_tournament::gauntlet_report(&standings, t));
     let (pages_dir, pages_name) = replay_pages_dir(output)?;
     let report_name = output
         .file_name()

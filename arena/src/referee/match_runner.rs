@@ -517,9 +517,54 @@ fn describe_exit(exit: &crate::bot::ExitSummary) -> String {
         (None, Some(signal)) => format!("signal {signal}"),
         _ => "unknown".into(),
     };
-    if exit.killed_by_arena {
+    let mut text = if exit.killed_by_arena {
         format!("{how} (killed by the arena)")
     } else {
         how
+    };
+    // What the bot's cgroup saw: the likeliest cause of a crash its owner cannot see.
+    if let Some(usage) = exit.cgroup_usage {
+        if usage.memory_limit_hit {
+            text.push_str("; it reached its memory limit");
+        }
+        if usage.pids_limit_hit {
+            text.push_str("; it reached its process limit");
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::{CgroupUsage, ExitSummary, StderrSummary};
+
+    #[test]
+    fn an_exit_says_which_limit_the_bot_reached() {
+        let mut exit = ExitSummary {
+            status: None,
+            code: Some(137),
+            signal: None,
+            killed_by_arena: false,
+            leaked_pipe: false,
+            stderr: StderrSummary {
+                total_bytes: 0,
+                dropped_bytes: 0,
+                log_path: "log".into(),
+                tail: String::new(),
+                log_error: None,
+            },
+            cgroup_usage: None,
+        };
+        assert_eq!(describe_exit(&exit), "exit code 137");
+        exit.cgroup_usage = Some(CgroupUsage {
+            memory_peak_bytes: Some(1 << 30),
+            memory_limit_hit: true,
+            pids_limit_hit: true,
+        });
+        assert_eq!(
+            describe_exit(&exit),
+            "exit code 137; it reached its memory limit; it reached its process limit"
+        );
     }
 }

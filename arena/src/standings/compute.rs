@@ -43,7 +43,7 @@ use serde::{Deserialize, Serialize};
 use super::rating::{
     BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, PRIOR_DRAWS, PairTally, Tally, bootstrap_errors, fit,
 };
-use super::sprt::{SprtParams, SprtVerdict, verdict};
+use super::sprt::{SprtVerdict, verdict};
 use super::stats::{BlockSample, CONFIDENCE, Interval, block_estimate};
 use crate::tournament::results::MatchRecord;
 use crate::tournament::{Format, Tournament};
@@ -385,18 +385,10 @@ pub fn compute_for(records: &[MatchRecord], tournament: Option<&Tournament>) -> 
 }
 
 /// The verdict of an SPRT tournament's test over `records`; `None` for other formats.
-pub fn sprt_verdict(records: &[MatchRecord], t: &Tournament) -> Option<SprtVerdict> {
+fn sprt_verdict(records: &[MatchRecord], t: &Tournament) -> Option<SprtVerdict> {
     let config = t.sprt.filter(|_| t.format == Format::Sprt)?;
     let [candidate, baseline] = [t.bots.first()?, t.bots.get(1)?];
-    let params = SprtParams {
-        m0: config.m0,
-        m1: config.m1,
-        alpha: config.alpha,
-        beta: config.beta,
-        min_blocks: config.min_blocks,
-        max_blocks: config.max_blocks,
-    };
-    Some(verdict(records, &params, &candidate.name, &baseline.name))
+    Some(verdict(records, &config, &candidate.name, &baseline.name))
 }
 
 /// `"+"` if the interval lies above 0, `"-"` below, `""` if it contains 0 or is unbounded.

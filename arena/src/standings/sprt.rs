@@ -45,6 +45,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::tournament::config::SprtConfig;
+
 /// What the test says so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -240,22 +242,11 @@ pub struct SprtVerdict {
     pub h1: String,
 }
 
-/// The parameters of an SPRT tournament's test (the `[sprt]` table).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SprtParams {
-    pub m0: f64,
-    pub m1: f64,
-    pub alpha: f64,
-    pub beta: f64,
-    pub min_blocks: u64,
-    pub max_blocks: u64,
-}
-
 /// Replays the test over `records` (the matches of an SPRT tournament: block `b` is matches
 /// `2b` and `2b + 1`) the way the run does, and words the result.
 pub fn verdict(
     records: &[crate::tournament::MatchRecord],
-    params: &SprtParams,
+    params: &SprtConfig,
     candidate: &str,
     baseline: &str,
 ) -> SprtVerdict {
@@ -315,7 +306,7 @@ fn number(x: f64) -> String {
 }
 
 /// The verdict of `test` in words.
-pub fn words(test: &Sprt, params: &SprtParams, candidate: &str, baseline: &str) -> SprtVerdict {
+pub fn words(test: &Sprt, params: &SprtConfig, candidate: &str, baseline: &str) -> SprtVerdict {
     let (lower, upper) = test.bounds();
     let llr = test.llr();
     let n = test.samples();
@@ -438,8 +429,8 @@ mod tests {
         }
     }
 
-    fn params(min_blocks: u64, max_blocks: u64) -> SprtParams {
-        SprtParams {
+    fn params(min_blocks: u64, max_blocks: u64) -> SprtConfig {
+        SprtConfig {
             m0: 0.0,
             m1: 1.0,
             alpha: 0.05,

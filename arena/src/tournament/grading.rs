@@ -23,7 +23,6 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
-use super::results::MatchRecord;
 use crate::standings::{self, Interval, Standings};
 
 /// The grading rule in one sentence (in grades.json and every grade table).
@@ -58,8 +57,6 @@ pub struct Grade {
     pub upper: Option<f64>,
     /// Duplicate blocks the two shared.
     pub blocks: u64,
-    /// [`RULE`].
-    pub rule: String,
     /// Why it passes or fails, in words.
     pub reason: String,
 }
@@ -118,37 +115,6 @@ pub struct GradeReport {
     /// One per candidate.
     pub verdicts: Vec<Verdict>,
     pub gauntlet: GauntletStandings,
-}
-
-/// Chips per hand of `bot` over `records` (the matches where it sat), and the hands.
-pub fn chips_per_hand<'a>(
-    records: impl IntoIterator<Item = &'a MatchRecord>,
-    bot: &str,
-) -> (f64, u64) {
-    let mut chips = 0i64;
-    let mut hands = 0u64;
-    for r in records {
-        if let Some(seat) = r.seats.iter().position(|s| s == bot) {
-            chips += r.net[seat];
-            hands += r.hands;
-        }
-    }
-    let per_hand = if hands == 0 {
-        0.0
-    } else {
-        chips as f64 / hands as f64
-    };
-    (per_hand, hands)
-}
-
-/// Chips per hand of `bot` over the matches where `opponent` also sat.
-pub fn head_to_head(records: &[MatchRecord], bot: &str, opponent: &str) -> (f64, u64) {
-    chips_per_hand(
-        records
-            .iter()
-            .filter(|r| r.seats.iter().any(|s| s == opponent)),
-        bot,
-    )
 }
 
 /// Whether an edge with interval `ci` passes `mark` ([`RULE`]), and why in words.
@@ -259,24 +225,30 @@ pub fn gauntlet_standings(
 }
 
 /// Grades every candidate against every field bot that has a pass mark ([`RULE`]), with the
-/// verdicts and the gauntlet's ranking. `bots`: every bot of the tournament, in file order.
+/// verdicts and the gauntlet's ranking, from the tournament's `standings` (their crosstable).
+/// `bots`: every bot of the tournament, in file order.
 pub fn grade(
-    records: &[MatchRecord],
+    standings: &Standings,
     bots: &[String],
     candidates: &[String],
     marks: &BTreeMap<String, f64>,
 ) -> GradeReport {
-    let standings = standings::compute(records);
     let mut grades = Vec::new();
     let mut verdicts = Vec::new();
     for candidate in candidates {
         let mut failed = Vec::new();
         for (opponent, &mark) in marks {
-            let (chips_per_hand, hands) = head_to_head(records, candidate, opponent);
-            let (estimate, ci, blocks) = match standings.cross(candidate, opponent) {
-                Some(e) => (e.edge_per_hand, e.ci.map(positive_zero), e.blocks),
-                None => (0.0, None, 0),
-            };
+            let (chips_per_hand, hands, estimate, ci, blocks) =
+                match standings.cross(candidate, opponent) {
+                    Some(e) => (
+                        e.chips_per_hand,
+                        e.hands,
+                        e.edge_per_hand,
+                        e.ci.map(positive_zero),
+                        e.blocks,
+                    ),
+                    None => (0.0, 0, 0.0, None, 0),
+                };
             let (pass, reason) = if blocks == 0 {
                 (false, "never played this reference bot".to_string())
             } else {
@@ -296,7 +268,6 @@ pub fn grade(
                 lower: ci.map(|c| c.low),
                 upper: ci.map(|c| c.high),
                 blocks,
-                rule: RULE.to_string(),
                 reason,
             });
         }
@@ -318,7 +289,7 @@ pub fn grade(
         caveat: CAVEAT.to_string(),
         grades,
         verdicts,
-        gauntlet: gauntlet_standings(&standings, bots, candidates),
+        gauntlet: gauntlet_standings(standings, bots, candidates),
     }
 }
 

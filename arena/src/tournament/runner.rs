@@ -40,8 +40,8 @@ pub struct RunSummary {
     pub played: u64,
     pub already_done: u64,
     pub interrupted: bool,
-    /// SPRT: the verdict of the test over the blocks kept.
-    pub sprt: Option<crate::standings::SprtVerdict>,
+    /// Every match of the output directory (an SPRT's verdict is computed from them with the
+    /// standings).
     pub records: Vec<MatchRecord>,
 }
 
@@ -388,8 +388,6 @@ pub async fn run(
                 let _ = std::fs::remove_file(out.replay_path(index));
             }
         }
-        let kept: Vec<MatchRecord> = all.values().cloned().collect();
-        summary.sprt = crate::standings::sprt_verdict(&kept, &t);
     } else {
         let mut matches = schedule(&t);
         if let Some((i, n)) = options.shard {

@@ -157,3 +157,26 @@ pub fn stderr_log(logs: &Path, seat: usize) -> PathBuf {
         })
         .unwrap_or_else(|| panic!("no stderr log of seat {seat} in {}", logs.display()))
 }
+
+/// Time limits far above what the sample bots need, even on a loaded machine (a tournament
+/// file's `[time]` table).
+pub const GENEROUS_TIME: &str =
+    "[time]\nstartup_ms = 30000\ndecision_ms = 10000\nbank_ms = 600000\n";
+
+/// A TOML basic string (JSON's escapes are valid TOML).
+pub fn toml_string(text: &str) -> String {
+    serde_json::to_string(text).unwrap()
+}
+
+/// `[[bot]]` entries of a tournament file for `(name, command)` pairs.
+pub fn bots_toml(bots: &[(&str, String)]) -> String {
+    bots.iter()
+        .map(|(name, command)| {
+            format!(
+                "\n[[bot]]\nname = {}\ncommand = {}\n",
+                toml_string(name),
+                toml_string(command)
+            )
+        })
+        .collect()
+}
