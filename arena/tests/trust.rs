@@ -560,6 +560,18 @@ fn a_setsid_survivor_dies_with_the_match() {
     });
 }
 
+/// At `none` there is no cgroup: the survivor is re-parented to the arena (a subreaper) when
+/// its parent exits, and the arena's orphan sweep kills it at the bot's end.
+#[test]
+fn the_orphan_sweep_kills_a_setsid_survivor_without_a_cgroup() {
+    let test = "survivor-none";
+    at_levels(test, &[Some("none")], |level| {
+        let played = against_random(test, level, "attack_survivor.py", &[], 3, &[]);
+        played.no_faults(0);
+        assert!(played.log(0).contains("ATTACK setsid-survivor started"));
+    });
+}
+
 /// The same, from a bot that crashes at its first request and is restarted (up to twice):
 /// a survivor per start, none left.
 #[test]
