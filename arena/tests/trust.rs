@@ -11,6 +11,7 @@
 
 mod common;
 
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -440,6 +441,58 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
         }
     }
     files
+}
+
+/// A bot whose program lies straight in `/tmp` is given that file, not `/tmp`: the machine's
+/// `/tmp` (here a secret planted next to it) stays out of sight, and its own `/tmp` stays
+/// private and writable.
+#[test]
+fn a_program_in_the_shared_tmp_gets_only_its_own_file() {
+    let test = "loose-program";
+    if !bwrap_works(test) {
+        return;
+    }
+    at_each_level(test, |level| {
+        let what = format!("{test} at {}", level_name(level));
+        let secret = tempfile::Builder::new()
+            .prefix("arena-trust-secret-")
+            .tempfile_in("/tmp")
+            .unwrap();
+        std::fs::write(secret.path(), "SECRET-OF-THE-OPERATOR").unwrap();
+        std::fs::set_permissions(secret.path(), std::fs::Permissions::from_mode(0o644)).unwrap();
+        let program = tempfile::Builder::new()
+            .prefix("arena-trust-bot-")
+            .suffix(".sh")
+            .tempfile_in("/tmp")
+            .unwrap()
+            // Closed (an executable open for writing cannot run), removed when dropped.
+            .into_temp_path();
+        std::fs::write(
+            &program,
+            format!(
+                "#!/bin/sh\nexec 1>&2\ncat {} || echo ATTACK read-tmp failed\n\
+                 echo mine > /tmp/own && echo OWN-TMP-WRITABLE\n",
+                secret.path().display()
+            ),
+        )
+        .unwrap();
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let dir = scratch(test);
+        let logs = dir.path().join("logs");
+        let bots = [program.display().to_string(), sample_bot("random-bot")];
+        let mut args = match_args(level, 1, &logs, &bots, &["--startup-ms", "3000"]);
+        args.retain(|a| a != "--json");
+        let output = Command::new(common::arena())
+            .args(&args)
+            .env("TMPDIR", dir.path())
+            .output()
+            .expect("the arena runs");
+        assert!(output.status.success(), "{what}: {}", stderr(&output));
+        let log = std::fs::read_to_string(stderr_log(&logs, 0)).unwrap();
+        assert!(!log.contains("SECRET-OF-THE-OPERATOR"), "{what}: {log}");
+        assert!(log.contains("ATTACK read-tmp failed"), "{what}: {log}");
+        assert!(log.contains("OWN-TMP-WRITABLE"), "{what}: {log}");
+    });
 }
 
 // ------------------------------------------------------------------- root

@@ -23,7 +23,9 @@
 //! 2. the system's runtime directories read-only (`/usr`, `/etc`, `/bin`, `/sbin`, `/lib*`;
 //!    symlinks kept as symlinks) and the extra readable directories of the bot (the runtime
 //!    root of its program when it lives elsewhere, the directory of each file named on its
-//!    command line, each directory named there), read-only, parents first;
+//!    command line, each directory named there; only the file itself where that directory is
+//!    shared with the rest of the machine, as `/tmp` or a home directory), read-only, parents
+//!    first;
 //! 3. each hidden directory ([`BotSpec::hidden`]) not inside the workdir: an empty tmpfs;
 //!    each hidden file: `/dev/null` (which cannot even be opened there: every bind is
 //!    `nodev`); then the files named on the bot's command line that fall inside one of
@@ -85,7 +87,7 @@ pub struct BwrapPlan<'a> {
     /// Files the bot must be able to read even inside a hidden directory (its program and
     /// the files named on its command line).
     pub needed: &'a [PathBuf],
-    /// Directories bound read-only besides [`SYSTEM_DIRS`].
+    /// Directories and files bound read-only besides [`SYSTEM_DIRS`].
     pub readable: &'a [PathBuf],
     /// Size of the private `/tmp` and of a private workdir.
     pub disk_bytes: Option<u64>,

@@ -247,7 +247,7 @@ struct SandboxPaths {
     /// Files the bot is given although they may be inside a hidden directory (its program,
     /// absolute paths to files among its arguments), canonical.
     needed: Vec<PathBuf>,
-    /// Directories bound read-only besides the system's ([`readable_dirs`]).
+    /// Directories and files bound read-only besides the system's ([`readable_paths`]).
     readable: Vec<PathBuf>,
     /// The program and arguments to run. A path to a needed file inside a hidden directory
     /// is given in its canonical form: the way to it (`/hidden/x/../bot.py`) may not exist
@@ -288,7 +288,7 @@ fn sandbox_paths(spec: &BotSpec, program: &Path) -> SandboxPaths {
                 .unwrap_or_else(|| arg.clone())
         })
         .collect();
-    let readable = readable_dirs(spec, &program);
+    let readable = readable_paths(spec, &program);
     SandboxPaths {
         hidden,
         needed,
@@ -298,15 +298,16 @@ fn sandbox_paths(spec: &BotSpec, program: &Path) -> SandboxPaths {
     }
 }
 
-/// The directories a sandboxed bot may read besides the system's: the root of its program's
+/// What a sandboxed bot may read besides the system's directories: the root of its program's
 /// installation when that is not a system directory (a `bin/` directory's parent, as in
 /// `~/.pyenv/shims/python3` or `/opt/pypy/bin/pypy`, else the program's own directory, for
 /// the program as named and as its symlinks resolve), the directory of every file named on
 /// its command line (a script imports its neighbours) and every directory named there (a
-/// Java class path).
-fn readable_dirs(spec: &BotSpec, program: &Path) -> Vec<PathBuf> {
+/// Java class path). A directory [too wide to hand over](too_wide) is never bound: then only
+/// the file itself is.
+fn readable_paths(spec: &BotSpec, program: &Path) -> Vec<PathBuf> {
     let system = |p: &Path| SYSTEM_DIRS.iter().any(|d| p.starts_with(d));
-    let mut dirs = Vec::new();
+    let mut paths = Vec::new();
     for path in [Some(program.to_path_buf()), program.canonicalize().ok()]
         .into_iter()
         .flatten()
@@ -317,16 +318,21 @@ fn readable_dirs(spec: &BotSpec, program: &Path) -> Vec<PathBuf> {
         let in_bin = parent
             .file_name()
             .is_some_and(|n| n == "bin" || n == "sbin" || n == "shims");
-        let root = if in_bin {
-            parent.parent().unwrap_or(parent)
+        let candidates = if in_bin {
+            vec![parent.parent().unwrap_or(parent), parent]
         } else {
-            parent
+            vec![parent]
         };
-        if let Ok(root) = root.canonicalize()
-            && !system(&root)
-            && root != Path::new("/")
-        {
-            dirs.push(root);
+        let candidates: Vec<PathBuf> = candidates
+            .into_iter()
+            .filter_map(|c| c.canonicalize().ok())
+            .collect();
+        if candidates.iter().any(|c| system(c)) {
+            continue;
+        }
+        match candidates.into_iter().find(|c| !too_wide(c)) {
+            Some(dir) => paths.push(dir),
+            None => paths.extend(path.canonicalize().ok()),
         }
     }
     for arg in &spec.argv[1..] {
@@ -337,18 +343,38 @@ fn readable_dirs(spec: &BotSpec, program: &Path) -> Vec<PathBuf> {
         let Ok(real) = path.canonicalize() else {
             continue;
         };
-        let dir = if real.is_dir() {
-            Some(real)
+        if system(&real) {
+            continue;
+        }
+        if real.is_dir() {
+            if !too_wide(&real) {
+                paths.push(real);
+            }
         } else {
-            real.parent().map(Path::to_path_buf)
-        };
-        if let Some(dir) = dir.filter(|d| !system(d) && d != Path::new("/")) {
-            dirs.push(dir);
+            match real.parent().filter(|d| !system(d) && !too_wide(d)) {
+                Some(dir) => paths.push(dir.to_path_buf()),
+                None => paths.push(real),
+            }
         }
     }
-    dirs.sort();
-    dirs.dedup();
-    dirs
+    paths.sort();
+    paths.dedup();
+    paths
+}
+
+/// Directories shared with everything else on the machine, which a bot must not be given
+/// because one of its files lies there: `/`, the temporary directories (the bot's own `/tmp`
+/// would be covered too), `/run`, `/home` and every home directory in it, `/root`, the
+/// arena's own `HOME`, `/mnt`, `/media`, `/srv`, `/var`. Keep a bot in a directory of its own.
+fn too_wide(dir: &Path) -> bool {
+    const SHARED: [&str; 11] = [
+        "/", "/tmp", "/var/tmp", "/dev/shm", "/run", "/home", "/root", "/mnt", "/media", "/srv",
+        "/var",
+    ];
+    let home = std::env::var_os("HOME").and_then(|h| Path::new(&h).canonicalize().ok());
+    SHARED.iter().any(|s| dir == Path::new(s))
+        || dir.parent() == Some(Path::new("/home"))
+        || home.as_deref() == Some(dir)
 }
 
 /// The bot's complete environment: defaults, then the spec's own entries on top.
@@ -453,6 +479,51 @@ mod tests {
         );
         assert!(plan.needed.contains(&root.join("out/bot.py")));
         assert!(plan.needed.contains(&root.join("elsewhere.txt")));
+    }
+
+    #[test]
+    fn a_bot_is_never_given_a_shared_directory_only_its_files() {
+        let dir = tempfile::Builder::new()
+            .prefix("arena-readable-")
+            .tempdir_in("/tmp")
+            .unwrap();
+        let own = dir.path().canonicalize().unwrap();
+        std::fs::write(own.join("bot.py"), "").unwrap();
+        // A file straight in /tmp: /tmp itself would hide the private /tmp and show the
+        // machine's, so only the file is given.
+        let loose = tempfile::Builder::new()
+            .prefix("arena-loose-")
+            .suffix(".py")
+            .tempfile_in("/tmp")
+            .unwrap();
+        let loose_path = loose.path().canonicalize().unwrap();
+        let spec = BotSpec::new(
+            "b",
+            vec![
+                "/usr/bin/python3".into(),
+                own.join("bot.py").to_str().unwrap().into(),
+                loose_path.to_str().unwrap().into(),
+                "/tmp".into(),
+                "/".into(),
+            ],
+            "/w",
+            "/w/log",
+        );
+        let paths = readable_paths(&spec, Path::new("/usr/bin/python3"));
+        assert_eq!(paths, {
+            let mut want = vec![own.clone(), loose_path.clone()];
+            want.sort();
+            want
+        });
+        assert!(too_wide(Path::new("/home/someone")));
+        assert!(too_wide(Path::new("/root")));
+        assert!(!too_wide(Path::new("/root/.pyenv")));
+        // A program in a directory of its own: that directory.
+        let own_program = readable_paths(
+            &BotSpec::new("b", vec!["/tmp/x".into()], "/w", "/w/log"),
+            &own.join("bot.py"),
+        );
+        assert_eq!(own_program, [own]);
     }
 
     #[test]
