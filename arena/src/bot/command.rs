@@ -94,10 +94,15 @@ pub(crate) fn prepare(spec: &BotSpec) -> Result<Prepared, SpawnError> {
                 .map_err(|e| unavailable(format!("cannot reserve a uid for the bot: {e}")))?,
         );
     }
-    if spec.sandbox != SandboxLevel::None {
-        let limits = CgroupLimits {
-            pids: spec.limits.processes,
-            memory_bytes: spec.limits.memory_bytes,
+    {
+        // At `none` too, without limits: the cgroup is how every descendant is found and
+        // killed, at the bot's end and by the guard if the arena dies.
+        let limits = match spec.sandbox {
+            SandboxLevel::None => CgroupLimits::default(),
+            _ => CgroupLimits {
+                pids: spec.limits.processes,
+                memory_bytes: spec.limits.memory_bytes,
+            },
         };
         held.cgroup = BotCgroup::create(&spec.name, &limits)
             .map_err(|e| unavailable(format!("cannot set up the bot's cgroup: {e}")))?;
@@ -178,8 +183,12 @@ pub(crate) fn prepare(spec: &BotSpec) -> Result<Prepared, SpawnError> {
     // Own process group, pgid == pid: the arena can signal the bot and all it forks at once,
     // and the terminal's Ctrl-C doesn't reach bots (the arena kills them itself).
     if spec.sandbox == SandboxLevel::None {
-        // Keeps the `posix_spawn` fast path. The bot stays in the arena's session.
+        // The bot stays in the arena's session; without a cgroup to join it keeps the
+        // `posix_spawn` fast path.
         cmd.process_group(0);
+        if let Some(entry) = held.cgroup.as_ref().map(BotCgroup::entry) {
+            limits::join_cgroup(&mut cmd, entry);
+        }
     } else {
         // `setsid()` in a `pre_exec` hook: own session, hence own group, and no controlling
         // terminal; then the rlimits, the uid, no_new_privs and the death signal.

@@ -58,6 +58,15 @@ pub(crate) fn install(cmd: &mut Command, setup: ChildSetup, cgroup: Option<Cgrou
     }
 }
 
+/// The `none` level's only hook: join the bot's cgroup (no limits), so that every descendant
+/// can be found and killed.
+pub(crate) fn join_cgroup(cmd: &mut Command, entry: CgroupEntry) {
+    // SAFETY: captures a `Copy` struct of integers; `enter` only makes `write` syscalls.
+    unsafe {
+        cmd.pre_exec(move || entry.enter());
+    }
+}
+
 /// Runs in the forked child. Must stay async-signal-safe: no allocation, no formatting.
 fn apply(setup: &ChildSetup) -> io::Result<()> {
     let limits = setup.limits;

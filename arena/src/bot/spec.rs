@@ -129,7 +129,8 @@ pub struct Limits {
 #[serde(rename_all = "kebab-case")]
 pub enum SandboxLevel {
     /// Own process group (in the arena's session), cleared environment, nothing else: the
-    /// bot runs as the arena's user, root included. Keeps the `posix_spawn` path. For your
+    /// bot runs as the arena's user, root included; a cgroup without limits where cgroups are
+    /// usable, so that nothing it starts outlives it or the arena. For your
     /// own bots only.
     None,
     /// Resource control without isolation: own session (no controlling terminal), the
