@@ -128,10 +128,9 @@ pub struct Limits {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SandboxLevel {
-    /// Own process group (in the arena's session), cleared environment, nothing else: the
-    /// bot runs as the arena's user, root included; a cgroup without limits where cgroups are
-    /// usable, so that nothing it starts outlives it or the arena. For your
-    /// own bots only.
+    /// Own process group (in the arena's session) and a cleared environment; the bot runs as
+    /// the arena's user, root included. Only a cgroup without limits, where cgroups are
+    /// usable, so that nothing it starts outlives it or the arena. For your own bots only.
     None,
     /// Resource control without isolation: own session (no controlling terminal), the
     /// rlimits of [`Limits`], no core dumps, a death signal when the arena dies; under root a
