@@ -151,7 +151,6 @@ fn the_template_marks_pass_the_strong_bot_and_fail_copies_and_random() {
             "upper",
             "blocks",
             "mark",
-            "rule",
             "pass",
             "reason",
             "chips_per_hand",
