@@ -60,6 +60,11 @@ pub enum Command {
         /// bots, especially on virtual machines; a bot can then use only that CPU.
         #[arg(long)]
         affinity: bool,
+        /// Serve a live view of the matches being played, for a projector or a contest screen:
+        /// ADDR defaults to 127.0.0.1:0 (this machine only, any free port); the URL to open,
+        /// with its access token, is printed on stderr. It shows every seat's cards.
+        #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:0")]
+        watch: Option<std::net::SocketAddr>,
     },
     /// Play at the terminal against bots.
     Play(PlayArgs),
@@ -152,6 +157,11 @@ pub struct MatchArgs {
     /// Keep each bot's stderr log in this directory (default: discarded after the match).
     #[arg(long)]
     pub logs: Option<PathBuf>,
+    /// Serve a live view of the match as it is played, for a projector or a contest screen:
+    /// ADDR defaults to 127.0.0.1:0 (this machine only, any free port); the URL to open,
+    /// with its access token, is printed on stderr. It shows every seat's cards.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:0")]
+    pub watch: Option<std::net::SocketAddr>,
     #[command(flatten)]
     pub table: TableArgs,
     #[command(flatten)]

@@ -110,6 +110,9 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
             }
         })
         .collect();
+    // Kept until the match is over: dropping it stops the live view.
+    let (_watching, hub) = crate::watch::serve_if_asked(args.watch).await?;
+    let live = hub.map(|hub| hub.open(names.join(" vs ")));
     let config = MatchConfig {
         settings,
         hands: args.hands,
@@ -125,10 +128,15 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         exit_grace: Duration::from_millis(500),
         replay: args.replay.clone(),
         transcripts: args.transcripts.clone(),
+        live: live.clone(),
     };
     let cancel = CancellationToken::new();
     crate::signals::cancel_on_signal(cancel.clone());
-    let result = match run_match(&config, &cancel).await {
+    let played = run_match(&config, &cancel).await;
+    if let Some(feed) = &live {
+        feed.finish();
+    }
+    let result = match played {
         Ok(result) => result,
         Err(MatchError::Cancelled) => {
             return Err(Exit::new(ExitKind::Interrupted, "interrupted".into()).into());

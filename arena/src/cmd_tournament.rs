@@ -20,6 +20,7 @@ pub async fn tournament(
     shard: Option<(u64, u64)>,
     quiet: bool,
     affinity: bool,
+    watch: Option<std::net::SocketAddr>,
 ) -> anyhow::Result<()> {
     let t = Tournament::load(file).map_err(|e| Exit::new(ExitKind::BadInput, e.to_string()))?;
     let jobs = jobs.unwrap_or_else(|| {
@@ -34,12 +35,15 @@ pub async fn tournament(
             crate::bot::SandboxReport::new(t.sandbox, &t.limits).line()
         );
     }
+    // Kept until the tournament is over: dropping it stops the live view.
+    let (_watching, hub) = crate::watch::serve_if_asked(watch).await?;
     let options = RunOptions {
         jobs,
         out: out.clone(),
         shard,
         progress: !quiet,
         affinity,
+        watch: hub,
     };
     let cancel = CancellationToken::new();
     crate::signals::cancel_on_signal(cancel.clone());

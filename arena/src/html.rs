@@ -4,10 +4,12 @@
 //! page in the browser and nothing is fetched from the network. The templates, styles and
 //! scripts are in `arena/assets/`.
 
+mod live_page;
 mod replay_page;
 mod report_page;
 mod template;
 
+pub use live_page::live_page;
 pub use replay_page::{
     BackLink, ReplayPageOptions, cmd_replay_html, replay_page, replay_title, write_replay_page,
 };

@@ -19,3 +19,4 @@ pub mod seeds;
 pub mod signals;
 pub mod standings;
 pub mod tournament;
+pub mod watch;

@@ -112,7 +112,11 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             shard,
             quiet,
             affinity,
-        } => arena::cmd_tournament::tournament(&file, jobs, out, shard, quiet, affinity).await?,
+            watch,
+        } => {
+            arena::cmd_tournament::tournament(&file, jobs, out, shard, quiet, affinity, watch)
+                .await?
+        }
         Command::Play(args) => arena::cmd_play::run(args).await?,
         Command::CheckBot {
             game,

@@ -1,11 +1,13 @@
 //! Everything that defines one match.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use protocol::{Settings, TimeLimits};
 
 use crate::bot::BotSpec;
+use crate::watch::LiveMatch;
 
 /// One seat: the bot that plays it.
 #[derive(Clone, Debug)]
@@ -38,6 +40,8 @@ pub struct MatchConfig {
     pub replay: Option<PathBuf>,
     /// A directory for per-seat transcripts of everything said with each bot, if wanted.
     pub transcripts: Option<PathBuf>,
+    /// The live view's feed, when the match is watched (`--watch`): it gets every replay line.
+    pub live: Option<Arc<LiveMatch>>,
 }
 
 impl MatchConfig {

@@ -61,7 +61,7 @@ pub async fn run_match(
     cancel: &CancellationToken,
 ) -> Result<MatchResult, MatchError> {
     config.settings.validate(config.seats.len())?;
-    let replay = ReplayWriter::create(config.replay.as_deref())?;
+    let replay = ReplayWriter::create(config.replay.as_deref())?.with_live(config.live.clone());
     let mut referee = Referee {
         config,
         seats: config

@@ -1,19 +1,24 @@
 //! Writes a replay as the match goes: one line per record, buffered, flushed at the end of
-//! every hand so that a killed run keeps what it played.
+//! every hand so that a killed run keeps what it played. With `--watch` each line also goes to
+//! the match's live feed (`crate::watch`).
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
+use std::sync::Arc;
 
 use rules::Event;
 
 use protocol::wire;
 
 use super::record::{ActionSource, Record};
+use crate::watch::LiveMatch;
 
 pub struct ReplayWriter {
     out: Option<BufWriter<File>>,
-    /// [`ReplayWriter::write_event`]'s line, reused from one event to the next.
+    /// The live view's feed of this match, when it is watched.
+    live: Option<Arc<LiveMatch>>,
+    /// The line being written, reused from one record to the next.
     line: Vec<u8>,
 }
 
@@ -31,24 +36,43 @@ impl ReplayWriter {
         };
         Ok(ReplayWriter {
             out,
+            live: None,
             line: Vec::new(),
         })
     }
 
+    /// Also sends every line to `live` (a watched match).
+    pub fn with_live(mut self, live: Option<Arc<LiveMatch>>) -> ReplayWriter {
+        self.live = live;
+        self
+    }
+
     pub fn is_enabled(&self) -> bool {
-        self.out.is_some()
+        self.out.is_some() || self.live.is_some()
     }
 
     pub fn write(&mut self, record: &Record) -> io::Result<()> {
+        if !self.is_enabled() {
+            return Ok(());
+        }
+        if let Record::Action { .. } = record {
+            // One per decision: written by hand, as serde would (tested below).
+            action_line(&mut self.line, record);
+        } else {
+            self.line.clear();
+            serde_json::to_writer(&mut self.line, record)?;
+            self.line.push(b'\n');
+        }
+        self.emit()
+    }
+
+    /// Writes the line built in `self.line` to the file and the live feed.
+    fn emit(&mut self) -> io::Result<()> {
         if let Some(out) = &mut self.out {
-            if let Record::Action { .. } = record {
-                // One per decision: written by hand, as serde would (tested below).
-                action_line(&mut self.line, record);
-                out.write_all(&self.line)?;
-                return Ok(());
-            }
-            serde_json::to_writer(&mut *out, record)?;
-            out.write_all(b"\n")?;
+            out.write_all(&self.line)?;
+        }
+        if let Some(live) = &self.live {
+            live.publish(&self.line);
         }
         Ok(())
     }
@@ -59,11 +83,11 @@ impl ReplayWriter {
     /// (`type`, `hand`, `event`, then the event's fields) rather than a `Value`'s
     /// alphabetical order.
     pub fn write_event(&mut self, hand: u64, event: &Event) -> io::Result<()> {
-        if let Some(out) = &mut self.out {
-            event_line(&mut self.line, hand, event);
-            out.write_all(&self.line)?;
+        if !self.is_enabled() {
+            return Ok(());
         }
-        Ok(())
+        event_line(&mut self.line, hand, event);
+        self.emit()
     }
 
     pub fn flush(&mut self) -> io::Result<()> {

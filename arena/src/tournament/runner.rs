@@ -32,6 +32,8 @@ pub struct RunOptions {
     pub progress: bool,
     /// Pin each job slot and its bots to one CPU (`--affinity`).
     pub affinity: bool,
+    /// The live view's hub (`--watch`): every match gets a feed while it is played.
+    pub watch: Option<Arc<crate::watch::LiveHub>>,
 }
 
 /// What a run did.
@@ -170,6 +172,7 @@ fn match_config(t: &Tournament, m: &ScheduledMatch, out: &OutputDir) -> MatchCon
         exit_grace: Duration::from_millis(500),
         replay: Some(out.replay_path(m.index)),
         transcripts: None,
+        live: None,
     }
 }
 
@@ -222,8 +225,14 @@ async fn play_all(
             (m, config, work)
         })
         .collect();
-    let (mut played, threads) = slots::start_slots(options.jobs, queue, options.affinity, cancel)
-        .context("cannot start the job slots' threads")?;
+    let (mut played, threads) = slots::start_slots(
+        options.jobs,
+        queue,
+        options.affinity,
+        options.watch.clone(),
+        cancel,
+    )
+    .context("cannot start the job slots' threads")?;
     let mut results = Results::default();
     let mut failure = None;
     // Every slot sends until the queue is empty or, once cancelled, drained; the channel

@@ -23,6 +23,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::schedule::ScheduledMatch;
 use crate::referee::{MatchConfig, MatchError, MatchResult, run_match};
+use crate::watch::LiveHub;
 
 /// A match to play: what it is, how, and its working directory (removed afterwards).
 pub type Job = (ScheduledMatch, MatchConfig, PathBuf);
@@ -48,6 +49,7 @@ pub fn start_slots(
     slots: usize,
     jobs: Vec<Job>,
     pin: bool,
+    watch: Option<Arc<LiveHub>>,
     cancel: &CancellationToken,
 ) -> std::io::Result<(
     mpsc::UnboundedReceiver<Played>,
@@ -62,9 +64,10 @@ pub fn start_slots(
         let queue = queue.clone();
         let sender = sender.clone();
         let cancel = cancel.clone();
+        let watch = watch.clone();
         let handle = std::thread::Builder::new()
             .name(format!("arena-slot-{slot}"))
-            .spawn(move || run_slot(cpu, &queue, &sender, &cancel))?;
+            .spawn(move || run_slot(cpu, &queue, &sender, watch.as_deref(), &cancel))?;
         handles.push(handle);
     }
     Ok((receiver, handles))
@@ -74,6 +77,7 @@ fn run_slot(
     cpu: Option<usize>,
     queue: &Mutex<VecDeque<Job>>,
     sender: &mpsc::UnboundedSender<Played>,
+    watch: Option<&LiveHub>,
     cancel: &CancellationToken,
 ) {
     if let Some(cpu) = cpu {
@@ -101,11 +105,19 @@ fn run_slot(
                 .lock()
                 .expect("no slot panics holding the queue")
                 .pop_front();
-            let Some((m, config, work)) = job else { break };
+            let Some((m, mut config, work)) = job else {
+                break;
+            };
             let result = if cancel.is_cancelled() {
                 Err(MatchError::Cancelled)
             } else {
-                run_match(&config, cancel).await
+                // A watched tournament shows each match from the moment it starts.
+                config.live = watch.map(|hub| hub.open(live_label(&m, &config)));
+                let result = run_match(&config, cancel).await;
+                if let (Some(hub), Some(feed)) = (watch, &config.live) {
+                    hub.close(feed);
+                }
+                result
             };
             let _ = tokio::fs::remove_dir_all(&work).await;
             if sender.send((m, result)).is_err() {
@@ -113,4 +125,10 @@ fn run_slot(
             }
         }
     });
+}
+
+/// How a match is listed in the live view: its number and its seats.
+fn live_label(m: &ScheduledMatch, config: &MatchConfig) -> String {
+    let names: Vec<&str> = config.seats.iter().map(|s| s.spec.name.as_str()).collect();
+    format!("match {}: {}", m.index, names.join(" vs "))
 }

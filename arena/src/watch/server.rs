@@ -1,0 +1,182 @@
+//! The live view's HTTP server: the viewer page, the list of matches, and each match as a
+//! stream of server-sent events (one replay line per event).
+//!
+//! It binds to 127.0.0.1 unless told otherwise, and every request must carry the run's
+//! token (`?token=`), a random 128-bit value printed on the arena's terminal only. The
+//! stream shows every seat's cards while the hand is played, so the token is what keeps a
+//! bot from watching its opponents' cards: under the default sandbox a bot has no network at
+//! all, but at the `limits` and `none` levels it can reach 127.0.0.1.
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::{Query, State};
+use axum::http::{StatusCode, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use futures::{Stream, StreamExt};
+use serde::Deserialize;
+use tokio::net::TcpListener;
+use tokio::sync::broadcast::error::RecvError;
+use tokio_util::sync::CancellationToken;
+
+use super::feed::{LiveHub, LiveMatch};
+
+/// A running live view.
+pub struct WatchServer {
+    pub addr: SocketAddr,
+    pub token: String,
+    stop: CancellationToken,
+}
+
+impl WatchServer {
+    /// The address to open in a browser.
+    pub fn url(&self) -> String {
+        format!("http://{}/?token={}", self.addr, self.token)
+    }
+}
+
+impl Drop for WatchServer {
+    fn drop(&mut self) {
+        self.stop.cancel();
+    }
+}
+
+#[derive(Clone)]
+struct AppState {
+    hub: Arc<LiveHub>,
+    token: Arc<str>,
+}
+
+#[derive(Deserialize)]
+struct Access {
+    token: Option<String>,
+    #[serde(rename = "match")]
+    match_id: Option<u64>,
+}
+
+/// Starts serving `hub` on `addr` (port 0: any free port). The server stops when the returned
+/// handle is dropped; the streams of matches still in play end with it.
+pub async fn start(addr: SocketAddr, hub: Arc<LiveHub>) -> anyhow::Result<WatchServer> {
+    let listener = TcpListener::bind(addr)
+        .await
+        .map_err(|e| anyhow::anyhow!("--watch {addr}: cannot listen there: {e}"))?;
+    let addr = listener.local_addr()?;
+    let token = new_token()?;
+    let state = AppState {
+        hub,
+        token: Arc::from(token.as_str()),
+    };
+    let app = Router::new()
+        .route("/", get(page))
+        .route("/matches", get(matches))
+        .route("/events", get(events))
+        .with_state(state);
+    let stop = CancellationToken::new();
+    let stopped = stop.clone();
+    tokio::spawn(async move {
+        let server = axum::serve(listener, app).with_graceful_shutdown(stopped.cancelled_owned());
+        if let Err(e) = server.await {
+            tracing::warn!("the live view stopped: {e}");
+        }
+    });
+    Ok(WatchServer { addr, token, stop })
+}
+
+fn new_token() -> anyhow::Result<String> {
+    use rand_core::TryRngCore;
+    let mut bytes = [0u8; 16];
+    rand_core::OsRng
+        .try_fill_bytes(&mut bytes)
+        .map_err(|e| anyhow::anyhow!("cannot draw the live view's token: {e}"))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+fn allowed(state: &AppState, access: &Access) -> bool {
+    let given = access.token.as_deref().unwrap_or("").as_bytes();
+    let want = state.token.as_bytes();
+    // Compared in time independent of where they differ.
+    given.len() == want.len()
+        && given
+            .iter()
+            .zip(want)
+            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+            == 0
+}
+
+fn forbidden() -> Response {
+    (
+        StatusCode::FORBIDDEN,
+        "this live view needs the token printed by the arena (?token=...)\n",
+    )
+        .into_response()
+}
+
+async fn page(State(state): State<AppState>, Query(access): Query<Access>) -> Response {
+    if !allowed(&state, &access) {
+        return forbidden();
+    }
+    match crate::html::live_page() {
+        Ok(page) => ([(header::CACHE_CONTROL, "no-store")], Html(page)).into_response(),
+        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
+    }
+}
+
+async fn matches(State(state): State<AppState>, Query(access): Query<Access>) -> Response {
+    if !allowed(&state, &access) {
+        return forbidden();
+    }
+    axum::Json(state.hub.list()).into_response()
+}
+
+async fn events(State(state): State<AppState>, Query(access): Query<Access>) -> Response {
+    if !allowed(&state, &access) {
+        return forbidden();
+    }
+    let feed = match access.match_id {
+        Some(id) => state.hub.get(id),
+        None => state.hub.list().first().and_then(|m| state.hub.get(m.id)),
+    };
+    let Some(feed) = feed else {
+        return (
+            StatusCode::NOT_FOUND,
+            "no such match (it may have been dropped)\n",
+        )
+            .into_response();
+    };
+    Sse::new(stream(feed))
+        .keep_alive(KeepAlive::default())
+        .into_response()
+}
+
+/// `reset` (the match's id and label), every line so far, the live lines, then `end` once the
+/// match is over. A viewer that falls too far behind gets `lagged` and the stream closes: the
+/// browser's EventSource reconnects and starts again from `reset`.
+fn stream(feed: Arc<LiveMatch>) -> impl Stream<Item = Result<Event, Infallible>> {
+    let sub = feed.subscribe();
+    let reset = serde_json::json!({"id": feed.id, "label": feed.label}).to_string();
+    let before_live = std::iter::once(Event::default().event("reset").data(reset))
+        .chain(
+            sub.history
+                .into_iter()
+                .map(|line| Event::default().data(&*line)),
+        )
+        .map(Ok);
+    let live = futures::stream::unfold(Some((sub.live, feed)), |state| async move {
+        let (mut live, feed) = state?;
+        // A match that ended before this viewer came has nothing live left to send.
+        if feed.is_done() && live.is_empty() {
+            return Some((Event::default().event("end").data(""), None));
+        }
+        match live.recv().await {
+            Ok(line) => Some((Event::default().data(&*line), Some((live, feed)))),
+            Err(RecvError::Closed) => Some((Event::default().event("end").data(""), None)),
+            Err(RecvError::Lagged(_)) => Some((Event::default().event("lagged").data(""), None)),
+        }
+    })
+    .map(Ok);
+    futures::stream::iter(before_live).chain(live)
+}
