@@ -112,7 +112,15 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         .collect();
     // Kept until the match is over: dropping it stops the live view.
     let (_watching, hub) = crate::watch::serve_if_asked(args.watch).await?;
-    let live = hub.map(|hub| hub.open(names.join(" vs ")));
+    // A watched match needs a replay file: its viewers read the match so far from it.
+    let replay = match (&args.replay, &hub) {
+        (None, Some(_)) => Some(work.path().join("live-replay.jsonl")),
+        (replay, _) => replay.clone(),
+    };
+    let live = hub
+        .as_ref()
+        .zip(replay.as_deref())
+        .map(|(hub, replay)| hub.open(names.join(" vs "), replay));
     let config = MatchConfig {
         settings,
         hands: args.hands,
@@ -126,15 +134,15 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         time: args.limits.time(),
         max_restarts: args.limits.max_restarts,
         exit_grace: Duration::from_millis(500),
-        replay: args.replay.clone(),
+        replay,
         transcripts: args.transcripts.clone(),
         live: live.clone(),
     };
     let cancel = CancellationToken::new();
     crate::signals::cancel_on_signal(cancel.clone());
     let played = run_match(&config, &cancel).await;
-    if let Some(feed) = &live {
-        feed.finish();
+    if let (Some(hub), Some(feed)) = (&hub, &live) {
+        hub.close(feed);
     }
     let result = match played {
         Ok(result) => result,

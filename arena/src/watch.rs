@@ -5,8 +5,8 @@
 mod feed;
 mod server;
 
-pub use feed::{LiveHub, LiveMatch, MatchEntry, Subscription};
-pub use server::{WatchServer, start};
+pub use feed::{Joined, LiveHub, LiveMatch, MatchEntry};
+pub use server::{KEEP_BYTES, WatchServer, start};
 
 use std::net::SocketAddr;
 use std::sync::Arc;

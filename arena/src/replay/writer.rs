@@ -20,6 +20,8 @@ pub struct ReplayWriter {
     live: Option<Arc<LiveMatch>>,
     /// The line being written, reused from one record to the next.
     line: Vec<u8>,
+    /// Bytes written so far (a joining live viewer reads that much of the file).
+    written: u64,
 }
 
 impl ReplayWriter {
@@ -38,10 +40,12 @@ impl ReplayWriter {
             out,
             live: None,
             line: Vec::new(),
+            written: 0,
         })
     }
 
-    /// Also sends every line to `live` (a watched match).
+    /// Also sends every line to `live`'s viewers (a watched match; its replay must be this
+    /// writer's file, which its viewers read the match so far from).
     pub fn with_live(mut self, live: Option<Arc<LiveMatch>>) -> ReplayWriter {
         self.live = live;
         self
@@ -66,13 +70,23 @@ impl ReplayWriter {
         self.emit()
     }
 
-    /// Writes the line built in `self.line` to the file and the live feed.
+    /// Writes the line built in `self.line` to the file, and to the live feed's viewers if
+    /// there are any (one atomic load otherwise).
     fn emit(&mut self) -> io::Result<()> {
         if let Some(out) = &mut self.out {
             out.write_all(&self.line)?;
         }
-        if let Some(live) = &self.live {
-            live.publish(&self.line);
+        self.written += self.line.len() as u64;
+        if let Some(live) = &self.live
+            && live.is_watched()
+        {
+            let (out, written) = (&mut self.out, self.written);
+            live.publish(&self.line, || {
+                if let Some(out) = out {
+                    out.flush()?;
+                }
+                Ok(written)
+            })?;
         }
         Ok(())
     }

@@ -112,7 +112,9 @@ fn run_slot(
                 Err(MatchError::Cancelled)
             } else {
                 // A watched tournament shows each match from the moment it starts.
-                config.live = watch.map(|hub| hub.open(live_label(&m, &config)));
+                config.live = watch
+                    .zip(config.replay.as_deref())
+                    .map(|(hub, replay)| hub.open(live_label(&m, &config), replay));
                 let result = run_match(&config, cancel).await;
                 if let (Some(hub), Some(feed)) = (watch, &config.live) {
                     hub.close(feed);

@@ -1,35 +1,150 @@
-//! The live feeds: each watched match's replay lines, kept for viewers who join late and
-//! broadcast to those already watching.
+//! The live feeds: each watched match's replay lines, broadcast to the viewers connected.
 //!
-//! The referee only calls [`LiveMatch::publish`] with a line it formats for the replay
-//! anyway; with no viewer connected that is one small allocation and a vector push per line,
-//! and without `--watch` there is no feed at all (the writer's `Option` is `None`).
+//! A feed keeps no copy of the match: a viewer who joins reads the replay file (which the
+//! referee writes anyway) up to a point the referee names, then gets every later line live.
+//! The referee checks one atomic flag per line, so with no viewer a watched match costs what
+//! an unwatched one does (BENCHMARKS.md measures it). When a viewer asks to join, the
+//! referee, between two lines, flushes its replay file and hands the viewer the file's length
+//! and a receiver for the lines that follow: no line is missed or sent twice.
 
 use std::collections::{BTreeMap, VecDeque};
+use std::io;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use serde::Serialize;
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, oneshot};
 
 /// Lines a slow viewer may fall behind before its stream restarts from the beginning.
 const LAG_LINES: usize = 4096;
 
-/// Finished matches still listed (and replayable) after they end; older ones are dropped so
-/// that a long tournament's memory stays bounded by the matches in play plus these.
+/// Finished matches still listed (and viewable) after they end.
 const FINISHED_KEPT: usize = 16;
 
 /// One match's feed.
 pub struct LiveMatch {
     pub id: u64,
     pub label: String,
+    /// The replay file the referee writes: a joining viewer reads the match so far from it.
+    pub replay: PathBuf,
+    /// Someone watches or waits to: the referee only then does anything per line.
+    active: AtomicBool,
     state: Mutex<FeedState>,
-    done: AtomicBool,
 }
 
 struct FeedState {
-    lines: Vec<Arc<str>>,
-    sender: broadcast::Sender<Arc<str>>,
+    /// `None` once the match is over: every receiver is then closed.
+    sender: Option<broadcast::Sender<Arc<str>>>,
+    /// Viewers waiting for the referee's next line to join.
+    joins: Vec<oneshot::Sender<Joined>>,
+}
+
+/// What a joining viewer gets.
+pub struct Joined {
+    /// Bytes of the replay file that hold the match so far (`None`: the whole file, the match
+    /// is over).
+    pub replay_bytes: Option<u64>,
+    /// Every line written after those.
+    pub live: broadcast::Receiver<Arc<str>>,
+}
+
+impl LiveMatch {
+    fn new(id: u64, label: String, replay: PathBuf) -> LiveMatch {
+        LiveMatch {
+            id,
+            label,
+            replay,
+            active: AtomicBool::new(false),
+            state: Mutex::new(FeedState {
+                sender: Some(broadcast::channel(LAG_LINES).0),
+                joins: Vec::new(),
+            }),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, FeedState> {
+        // A viewer task that panicked cannot leave the state half-changed: keep serving.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether the referee must call [`LiveMatch::publish`] for its next line: one atomic load.
+    pub fn is_watched(&self) -> bool {
+        self.active.load(Ordering::Acquire)
+    }
+
+    /// Called by the referee after writing `line` to its replay (when [`is_watched`]): sends it
+    /// to the viewers, then lets the waiting ones join, flushing the replay file with `flush`,
+    /// which returns the file's length.
+    ///
+    /// [`is_watched`]: LiveMatch::is_watched
+    pub fn publish(&self, line: &[u8], flush: impl FnOnce() -> io::Result<u64>) -> io::Result<()> {
+        let mut state = self.lock();
+        let Some(sender) = state.sender.clone() else {
+            return Ok(());
+        };
+        if sender.receiver_count() > 0 {
+            let text = String::from_utf8_lossy(line);
+            let _ = sender.send(Arc::from(text.trim_end_matches('\n')));
+        }
+        if !state.joins.is_empty() {
+            let length = flush()?;
+            for join in state.joins.drain(..) {
+                // A viewer that left meanwhile drops its receiver with the failed send.
+                let _ = join.send(Joined {
+                    replay_bytes: Some(length),
+                    live: sender.subscribe(),
+                });
+            }
+        }
+        if sender.receiver_count() == 0 {
+            self.active.store(false, Ordering::Release);
+        }
+        Ok(())
+    }
+
+    /// Marks the match over (its replay complete): streams end after their last line, and a
+    /// viewer joining from now on reads the whole file.
+    fn finish(&self) {
+        let mut state = self.lock();
+        state.sender = None;
+        for join in state.joins.drain(..) {
+            let _ = join.send(Joined {
+                replay_bytes: None,
+                live: broadcast::channel(1).1,
+            });
+        }
+        self.active.store(false, Ordering::Release);
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.lock().sender.is_none()
+    }
+
+    /// Waits for the referee's next line to join (at once if the match is over). A viewer of
+    /// a match whose bot is thinking waits for that decision.
+    pub async fn join(&self) -> Joined {
+        let waiting = {
+            let mut state = self.lock();
+            if state.sender.is_none() {
+                None
+            } else {
+                let (sender, receiver) = oneshot::channel();
+                state.joins.push(sender);
+                self.active.store(true, Ordering::Release);
+                Some(receiver)
+            }
+        };
+        let over = || Joined {
+            replay_bytes: None,
+            live: broadcast::channel(1).1,
+        };
+        match waiting {
+            None => over(),
+            // The match ended (or its referee stopped) before the next line: read it all.
+            Some(receiver) => receiver.await.unwrap_or_else(|_| over()),
+        }
+    }
 }
 
 impl std::fmt::Debug for LiveMatch {
@@ -41,82 +156,16 @@ impl std::fmt::Debug for LiveMatch {
     }
 }
 
-/// What a new viewer gets: every line so far, then the live ones.
-pub struct Subscription {
-    pub history: Vec<Arc<str>>,
-    pub live: broadcast::Receiver<Arc<str>>,
-}
-
-impl LiveMatch {
-    fn new(id: u64, label: String) -> LiveMatch {
-        LiveMatch {
-            id,
-            label,
-            state: Mutex::new(FeedState {
-                lines: Vec::new(),
-                sender: broadcast::channel(LAG_LINES).0,
-            }),
-            done: AtomicBool::new(false),
-        }
-    }
-
-    fn lock(&self) -> MutexGuard<'_, FeedState> {
-        // A viewer task that panicked cannot leave the lines half-written: keep serving.
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Adds one replay line (without its newline). Lines that are not UTF-8 cannot occur
-    /// (the writer writes JSON) and are skipped rather than trusted.
-    pub fn publish(&self, line: &[u8]) {
-        let Ok(text) = std::str::from_utf8(line) else {
-            return;
-        };
-        let line: Arc<str> = Arc::from(text.trim_end_matches('\n'));
-        let mut state = self.lock();
-        state.lines.push(line.clone());
-        if state.sender.receiver_count() > 0 {
-            // Sent under the lock, so a subscriber sees each line exactly once: in its
-            // history or on its receiver.
-            let _ = state.sender.send(line);
-        }
-    }
-
-    /// Marks the match over: its viewers' streams end after the last line.
-    pub fn finish(&self) {
-        self.done.store(true, Ordering::Release);
-        // Dropping the sender would close every receiver at once; replacing it does that
-        // while keeping the type simple for later subscribers (who get history only).
-        let mut state = self.lock();
-        state.sender = broadcast::channel(1).0;
-    }
-
-    pub fn is_done(&self) -> bool {
-        self.done.load(Ordering::Acquire)
-    }
-
-    pub fn subscribe(&self) -> Subscription {
-        let state = self.lock();
-        Subscription {
-            history: state.lines.clone(),
-            live: state.sender.subscribe(),
-        }
-    }
-
-    pub fn line_count(&self) -> usize {
-        self.lock().lines.len()
-    }
+/// Every match being watched in this run (one for `arena match`, the matches in play and the
+/// last few finished for a tournament).
+pub struct LiveHub {
+    state: Mutex<HubState>,
 }
 
 impl std::fmt::Debug for LiveHub {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LiveHub").finish_non_exhaustive()
     }
-}
-
-/// Every match being watched in this run (one for `arena match`, the matches in play and the
-/// last few finished for a tournament).
-pub struct LiveHub {
-    state: Mutex<HubState>,
 }
 
 #[derive(Default)]
@@ -132,7 +181,6 @@ pub struct MatchEntry {
     pub id: u64,
     pub label: String,
     pub live: bool,
-    pub lines: usize,
 }
 
 impl LiveHub {
@@ -146,17 +194,18 @@ impl LiveHub {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// A new feed for a match about to start.
-    pub fn open(&self, label: impl Into<String>) -> Arc<LiveMatch> {
+    /// A new feed for a match about to start, whose replay goes to `replay`.
+    pub fn open(&self, label: impl Into<String>, replay: &Path) -> Arc<LiveMatch> {
         let mut state = self.lock();
         let id = state.next_id;
         state.next_id += 1;
-        let feed = Arc::new(LiveMatch::new(id, label.into()));
+        let feed = Arc::new(LiveMatch::new(id, label.into(), replay.to_path_buf()));
         state.matches.insert(id, feed.clone());
         feed
     }
 
-    /// Ends a match's feed and forgets the oldest finished ones beyond [`FINISHED_KEPT`].
+    /// Ends a match's feed (call it once the replay is complete) and forgets the oldest
+    /// finished ones beyond [`FINISHED_KEPT`].
     pub fn close(&self, feed: &LiveMatch) {
         feed.finish();
         let mut state = self.lock();
@@ -181,7 +230,6 @@ impl LiveHub {
                 id: m.id,
                 label: m.label.clone(),
                 live: !m.is_done(),
-                lines: m.line_count(),
             })
             .collect()
     }
@@ -191,37 +239,61 @@ impl LiveHub {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_late_subscriber_gets_the_history_then_each_new_line_once() {
+    #[tokio::test]
+    async fn a_viewer_joins_between_two_lines_and_misses_none() {
         let hub = LiveHub::new();
-        let feed = hub.open("a vs b");
-        feed.publish(b"{\"type\":\"header\"}\n");
-        let mut sub = feed.subscribe();
-        feed.publish(b"{\"type\":\"event\"}");
-        assert_eq!(sub.history.len(), 1);
-        assert_eq!(&*sub.history[0], "{\"type\":\"header\"}");
-        assert_eq!(&*sub.live.try_recv().unwrap(), "{\"type\":\"event\"}");
-        assert!(sub.live.try_recv().is_err());
+        let feed = hub.open("a vs b", Path::new("unused.jsonl"));
+        assert!(!feed.is_watched(), "nobody watches yet: the referee does nothing per line");
+        let joining = {
+            let feed = feed.clone();
+            tokio::spawn(async move { feed.join().await })
+        };
+        while !feed.is_watched() {
+            tokio::task::yield_now().await;
+        }
+        let mut flushed = false;
+        feed.publish(b"line 1\n", || {
+            flushed = true;
+            Ok(123)
+        })
+        .unwrap();
+        assert!(flushed, "the replay is flushed for the joining viewer");
+        let mut joined = joining.await.unwrap();
+        assert_eq!(joined.replay_bytes, Some(123), "line 1 is in the file part");
+        feed.publish(b"line 2\n", || unreachable!("nobody is waiting"))
+            .unwrap();
+        assert_eq!(&*joined.live.try_recv().unwrap(), "line 2");
+        assert!(joined.live.try_recv().is_err());
+        drop(joined);
+        feed.publish(b"line 3\n", || unreachable!()).unwrap();
+        assert!(!feed.is_watched(), "the last viewer left");
     }
 
-    #[test]
-    fn finishing_closes_live_streams_and_old_matches_are_forgotten() {
+    #[tokio::test]
+    async fn finishing_closes_streams_and_later_viewers_read_the_whole_file() {
         let hub = LiveHub::new();
-        let first = hub.open("first");
-        let mut sub = first.subscribe();
+        let first = hub.open("first", Path::new("first.jsonl"));
+        let waiting = {
+            let first = first.clone();
+            tokio::spawn(async move { first.join().await })
+        };
+        while !first.is_watched() {
+            tokio::task::yield_now().await;
+        }
         hub.close(&first);
+        let joined = waiting.await.unwrap();
+        assert_eq!(joined.replay_bytes, None, "a match over is read whole");
+        let mut later = first.join().await;
+        assert_eq!(later.replay_bytes, None);
         assert!(matches!(
-            sub.live.try_recv(),
+            later.live.try_recv(),
             Err(broadcast::error::TryRecvError::Closed)
         ));
         for i in 0..FINISHED_KEPT {
-            let feed = hub.open(format!("m{i}"));
+            let feed = hub.open(format!("m{i}"), Path::new("m.jsonl"));
             hub.close(&feed);
         }
-        assert!(
-            hub.get(first.id).is_none(),
-            "the oldest finished match is dropped"
-        );
+        assert!(hub.get(first.id).is_none(), "the oldest finished match is dropped");
         assert_eq!(hub.list().len(), FINISHED_KEPT);
         assert!(hub.list().iter().all(|m| !m.live));
     }

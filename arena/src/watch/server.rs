@@ -20,6 +20,7 @@ use axum::routing::get;
 use futures::{Stream, StreamExt};
 use serde::Deserialize;
 use tokio::net::TcpListener;
+use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::RecvError;
 use tokio_util::sync::CancellationToken;
 
@@ -147,32 +148,99 @@ async fn events(State(state): State<AppState>, Query(access): Query<Access>) -> 
         )
             .into_response();
     };
-    Sse::new(stream(feed))
+    let joined = feed.join().await;
+    let so_far = match read_so_far(&feed.replay, joined.replay_bytes).await {
+        Ok(so_far) => so_far,
+        Err(e) => {
+            let message = format!("cannot read {}: {e}\n", feed.replay.display());
+            return (StatusCode::INTERNAL_SERVER_ERROR, message).into_response();
+        }
+    };
+    Sse::new(stream(&feed, so_far, joined.live))
         .keep_alive(KeepAlive::default())
         .into_response()
 }
 
-/// `reset` (the match's id and label), every line so far, the live lines, then `end` once the
-/// match is over. A viewer that falls too far behind gets `lagged` and the stream closes: the
-/// browser's EventSource reconnects and starts again from `reset`.
-fn stream(feed: Arc<LiveMatch>) -> impl Stream<Item = Result<Event, Infallible>> {
-    let sub = feed.subscribe();
-    let reset = serde_json::json!({"id": feed.id, "label": feed.label}).to_string();
-    let before_live = std::iter::once(Event::default().event("reset").data(reset))
-        .chain(
-            sub.history
-                .into_iter()
-                .map(|line| Event::default().data(&*line)),
-        )
-        .map(Ok);
-    let live = futures::stream::unfold(Some((sub.live, feed)), |state| async move {
-        let (mut live, feed) = state?;
-        // A match that ended before this viewer came has nothing live left to send.
-        if feed.is_done() && live.is_empty() {
-            return Some((Event::default().event("end").data(""), None));
+/// The match so far, from its replay file: every line, or for a very long match its first
+/// lines (header, bots) and its last hands within [`KEEP_BYTES`].
+struct SoFar {
+    lines: Vec<String>,
+    /// Hands left out between the first lines and the kept ones.
+    dropped_hands: u64,
+}
+
+/// What a viewer joining late is sent at most (about 5,000 hands of the classic game at two
+/// seats): the viewer's page holds it all.
+pub const KEEP_BYTES: usize = 24 << 20;
+
+async fn read_so_far(path: &std::path::Path, bytes: Option<u64>) -> std::io::Result<SoFar> {
+    let mut text = tokio::fs::read(path).await?;
+    if let Some(bytes) = bytes {
+        text.truncate(bytes as usize);
+    }
+    let text = String::from_utf8_lossy(&text);
+    let lines: Vec<&str> = text.lines().collect();
+    let hand_of = |line: &str| {
+        #[derive(Deserialize)]
+        struct Hand {
+            hand: Option<u64>,
         }
+        serde_json::from_str::<Hand>(line).ok().and_then(|h| h.hand)
+    };
+    let preamble = lines.iter().take_while(|l| hand_of(l).is_none()).count();
+    let mut kept = lines.len();
+    if text.len() > KEEP_BYTES {
+        // Walk back from the end until the budget is spent, then forward to a hand's start.
+        let mut budget = KEEP_BYTES;
+        while kept > preamble && budget >= lines[kept - 1].len() + 1 {
+            budget -= lines[kept - 1].len() + 1;
+            kept -= 1;
+        }
+        let cut_hand = lines.get(kept).and_then(|l| hand_of(l));
+        while kept < lines.len() && kept > preamble && hand_of(lines[kept]) == cut_hand {
+            kept += 1;
+        }
+    } else {
+        kept = preamble;
+    }
+    let first_hand = lines.get(preamble).and_then(|l| hand_of(l));
+    let dropped_hands = match (first_hand, lines.get(kept).and_then(|l| hand_of(l))) {
+        (Some(first), Some(resumed)) if kept > preamble => resumed.saturating_sub(first),
+        _ => 0,
+    };
+    let lines = lines[..preamble]
+        .iter()
+        .chain(&lines[kept.max(preamble)..])
+        .map(|l| l.to_string())
+        .collect();
+    Ok(SoFar {
+        lines,
+        dropped_hands,
+    })
+}
+
+/// `reset` (the match's id and label, and how many early hands a long match leaves out),
+/// every line so far, the live lines, then `end` once the match is over. A viewer that falls
+/// too far behind gets `lagged` and the stream closes: the browser's EventSource reconnects
+/// and starts again from `reset`.
+fn stream(
+    feed: &LiveMatch,
+    so_far: SoFar,
+    live: broadcast::Receiver<Arc<str>>,
+) -> impl Stream<Item = Result<Event, Infallible>> + use<> {
+    let reset = serde_json::json!({
+        "id": feed.id,
+        "label": feed.label,
+        "dropped_hands": so_far.dropped_hands,
+    })
+    .to_string();
+    let before_live = std::iter::once(Event::default().event("reset").data(reset))
+        .chain(so_far.lines.into_iter().map(|line| Event::default().data(line)))
+        .map(Ok);
+    let live = futures::stream::unfold(Some(live), |live| async move {
+        let mut live = live?;
         match live.recv().await {
-            Ok(line) => Some((Event::default().data(&*line), Some((live, feed)))),
+            Ok(line) => Some((Event::default().data(&*line), Some(live))),
             Err(RecvError::Closed) => Some((Event::default().event("end").data(""), None)),
             Err(RecvError::Lagged(_)) => Some((Event::default().event("lagged").data(""), None)),
         }
