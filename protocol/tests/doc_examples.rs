@@ -349,7 +349,7 @@ fn check(schemas: &Schemas, example: &Example) -> (Option<Shape>, Vec<String>) {
             }
             if value["type"] == "hello" {
                 let seed = value["seed"].as_u64();
-                if !seed.is_some_and(|s| s < 1 << 53) {
+                if seed.is_none_or(|s| s >= 1 << 53) {
                     problems.push(format!(
                         "the hello seed {} is not below 2^53, as the arena sends it",
                         value["seed"]
