@@ -41,6 +41,13 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         )
         .into());
     }
+    if args.limits.decision_ms == 0 && args.limits.bank_ms == 0 {
+        return Err(Exit::new(
+            ExitKind::BadInput,
+            "--decision-ms 0 with --bank-ms 0: no bot could ever answer in time".into(),
+        )
+        .into());
+    }
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let work = tempfile::Builder::new()
         .prefix("arena-match-")

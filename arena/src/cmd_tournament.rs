@@ -29,10 +29,7 @@ pub async fn tournament(
     });
     let out = out.unwrap_or_else(|| t.output.clone());
     if !quiet {
-        eprintln!(
-            "{}",
-            crate::bot::SandboxReport::new(t.sandbox, &t.limits).line()
-        );
+        crate::output::eprint_line(&crate::bot::SandboxReport::new(t.sandbox, &t.limits).line());
     }
     let options = RunOptions {
         jobs,

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use arena::cli::{Cli, Command, ReplayCommand};
 use arena::exit::{Exit, ExitKind};
+use arena::output::eprint_line;
 use clap::Parser;
 
 fn main() -> ExitCode {
@@ -47,7 +48,7 @@ fn main() -> ExitCode {
     let runtime = match builder.enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("arena: cannot start the async runtime: {e}");
+            eprint_line(&format!("arena: cannot start the async runtime: {e}"));
             return ExitCode::from(ExitKind::Failure.code());
         }
     };
@@ -65,7 +66,7 @@ fn main() -> ExitCode {
                 .downcast_ref::<Exit>()
                 .map(|exit| exit.kind)
                 .unwrap_or(ExitKind::Failure);
-            eprintln!("arena: error: {e:#}");
+            eprint_line(&format!("arena: error: {e:#}"));
             ExitCode::from(kind.code())
         }
     }
@@ -74,13 +75,13 @@ fn main() -> ExitCode {
 async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Compare {
-            variant,
+            game,
             sequence_order,
         } => {
             let stdin = io::stdin().lock();
-            let bad = arena::compare::run(variant, sequence_order, stdin, io::stdout().lock())?;
+            let bad = arena::compare::run(game, sequence_order, stdin, io::stdout().lock())?;
             if bad > 0 {
-                eprintln!("arena compare: {bad} bad line(s); see the error lines");
+                eprint_line(&format!("arena compare: {bad} bad line(s); see the error lines"));
                 return Ok(ExitCode::from(ExitKind::BadLines.code()));
             }
         }
@@ -102,7 +103,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 let records = arena::replay::read(&file)?;
                 arena::output::print(&arena::replay::show(&records))?;
             }
-            ReplayCommand::Html { file, output } => arena::html::cmd_replay_html(&file, &output)?,
+            ReplayCommand::Html { file, out } => arena::html::cmd_replay_html(&file, &out)?,
         },
         Command::Tournament {
             file,
@@ -129,7 +130,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             arena::cmd_check_bot::run(game, &command, time, json).await?
         }
         Command::Standings { dir } => arena::cmd_tournament::show_standings(&dir)?,
-        Command::Report { dir, output } => arena::html::cmd_report(&dir, &output)?,
+        Command::Report { dir, out } => arena::html::cmd_report(&dir, &out)?,
         Command::Merge { dirs, out, partial } => {
             arena::cmd_tournament::merge(&dirs, &out, partial)?
         }

@@ -7,6 +7,7 @@ pub mod results;
 pub mod runner;
 pub mod schedule;
 pub mod slots;
+mod toml_error;
 
 pub use config::{BotSeeds, ConfigError, Format, Tournament};
 pub use results::MatchRecord;

@@ -93,6 +93,7 @@ pub fn write_replay_page(
         .map(|name| name.to_string_lossy().into_owned());
     let page = replay_page(&records, &ReplayPageOptions { source, back })
         .with_context(|| format!("{}: cannot make a replay page", input.display()))?;
+    crate::output::create_parent(output)?;
     std::fs::write(output, page)
         .with_context(|| format!("cannot write the replay page {}", output.display()))?;
     Ok(hands_in(&records))
