@@ -57,7 +57,8 @@ pub async fn tournament(
         summary.already_done,
         out.display()
     ));
-    print(&report)?;
+    // Like check-bot's verdict, an interruption keeps its exit code on a closed stdout.
+    let printed = print(&report);
     if summary.interrupted {
         return Err(Exit::new(
             ExitKind::Interrupted,
@@ -65,6 +66,7 @@ pub async fn tournament(
         )
         .into());
     }
+    printed?;
     Ok(())
 }
 

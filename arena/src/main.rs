@@ -81,7 +81,9 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let stdin = io::stdin().lock();
             let bad = arena::compare::run(game, sequence_order, stdin, io::stdout().lock())?;
             if bad > 0 {
-                eprint_line(&format!("arena compare: {bad} bad line(s); see the error lines"));
+                eprint_line(&format!(
+                    "arena compare: {bad} bad line(s); see the error lines"
+                ));
                 return Ok(ExitCode::from(ExitKind::BadLines.code()));
             }
         }

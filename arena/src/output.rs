@@ -44,11 +44,26 @@ pub fn io_reason(error: &io::Error) -> String {
 /// writes a file accepts a path in a folder that does not exist yet.
 pub fn create_parent(file: &Path) -> anyhow::Result<()> {
     match file.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => std::fs::create_dir_all(dir).map_err(|e| {
+        Some(dir) if !dir.as_os_str().is_empty() => create_dir_all(dir).map_err(|e| {
             anyhow::anyhow!("cannot create folder {}: {}", dir.display(), io_reason(&e))
         }),
         _ => Ok(()),
     }
+}
+
+/// `std::fs::create_dir_all`, with a clear reason when a file stands where the folder should
+/// be (std says `File exists`, which reads as if all were well).
+pub fn create_dir_all(dir: &Path) -> io::Result<()> {
+    std::fs::create_dir_all(dir).map_err(|e| {
+        if e.kind() == io::ErrorKind::AlreadyExists {
+            io::Error::new(
+                e.kind(),
+                format!("{} is a file, not a folder", dir.display()),
+            )
+        } else {
+            e
+        }
+    })
 }
 
 #[cfg(test)]

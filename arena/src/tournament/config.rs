@@ -185,8 +185,9 @@ impl RawCommand {
                 if argv.first().is_none_or(|program| program.is_empty()) {
                     return Err("empty bot command: the array's first string is the program".into());
                 }
-                let line = shlex::try_join(argv.iter().map(String::as_str))
-                    .map_err(|_| "an argument of the bot command holds a NUL character".to_string())?;
+                let line = shlex::try_join(argv.iter().map(String::as_str)).map_err(|_| {
+                    "an argument of the bot command holds a NUL character".to_string()
+                })?;
                 Ok((argv.clone(), line))
             }
         }
