@@ -61,6 +61,11 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         }
         None => work.path().join("logs"),
     };
+    // A transcript that cannot be written would only be a warning later: fail now instead.
+    if let Some(dir) = &args.transcripts {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create transcript directory {}", dir.display()))?;
+    }
     let mut argvs = Vec::new();
     for (i, command) in args.bots.iter().enumerate() {
         let argv = bot_command::split(command)

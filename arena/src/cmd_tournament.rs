@@ -196,7 +196,9 @@ pub fn merge(dirs: &[PathBuf], out: &Path, partial: bool) -> anyhow::Result<()> 
                 let from = dir.join(replay);
                 let to = out.join(replay);
                 if from.exists() && from != to {
-                    std::fs::create_dir_all(to.parent().expect("replays/ dir"))?;
+                    let dir = to.parent().expect("replays/ dir");
+                    std::fs::create_dir_all(dir)
+                        .with_context(|| format!("cannot create folder {}", dir.display()))?;
                     std::fs::copy(&from, &to)
                         .with_context(|| format!("cannot copy {}", from.display()))?;
                 }

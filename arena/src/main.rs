@@ -66,7 +66,7 @@ fn main() -> ExitCode {
                 .downcast_ref::<Exit>()
                 .map(|exit| exit.kind)
                 .unwrap_or(ExitKind::Failure);
-            eprint_line(&format!("arena: error: {e:#}"));
+            eprint_line(&format!("arena: error: {}", error_text(&e)));
             ExitCode::from(kind.code())
         }
     }
@@ -140,6 +140,30 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The error and its causes, `: `-separated like `{:#}`, but a cause whose text the message
+/// already holds (compared case-insensitively) is left out: many errors put their source in their own message (thiserror's
+/// `{source}`), and `{:#}` would then say it twice (`...: Permission denied (os error 13):
+/// Permission denied (os error 13)`).
+fn error_text(error: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in error.chain() {
+        // An IO error follows a message that names the file: `not a directory`, not
+        // `Not a directory (os error 20)`.
+        let part = match cause.downcast_ref::<io::Error>() {
+            Some(io) => arena::output::io_reason(io),
+            None => cause.to_string(),
+        };
+        if text.to_lowercase().contains(&part.to_lowercase()) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&part);
+    }
+    text
+}
+
 fn init_tracing(verbose: u8) {
     let default = match verbose {
         0 => "warn",
@@ -153,4 +177,33 @@ fn init_tracing(verbose: u8) {
         .with_writer(io::stderr)
         .with_ansi(io::stderr().is_terminal())
         .init();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An error that says its source in its own message, as thiserror's `{source}` does.
+    #[derive(Debug)]
+    struct Says(io::Error);
+
+    impl std::fmt::Display for Says {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "cannot write /x/y: {}", self.0)
+        }
+    }
+
+    impl std::error::Error for Says {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            Some(&self.0)
+        }
+    }
+
+    #[test]
+    fn a_cause_already_in_the_message_is_said_once() {
+        let e = anyhow::Error::new(Says(io::Error::other("disk on fire"))).context("saving");
+        assert_eq!(error_text(&e), "saving: cannot write /x/y: disk on fire");
+        let e = anyhow::Error::new(io::Error::other("gone")).context("reading /a");
+        assert_eq!(error_text(&e), "reading /a: gone");
+    }
 }

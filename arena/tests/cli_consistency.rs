@@ -381,6 +381,28 @@ fn a_replay_that_cannot_be_written_is_named_once() {
         )],
     );
     assert!(!err.contains("os error"), "{err}");
+    // Transcripts and logs: refused before the match, naming the folder.
+    for option in ["--transcripts", "--logs"] {
+        let folder = blocker.join("more");
+        let err = fails(
+            &[
+                "match",
+                "--game",
+                "classic",
+                "--hands",
+                "1",
+                "--bot",
+                &random,
+                "--bot",
+                &random,
+                option,
+                p(&folder),
+            ],
+            1,
+            &[&format!("{}: not a directory", folder.display())],
+        );
+        assert!(!err.contains("os error"), "{err}");
+    }
     // The same for an HTML page.
     let source = dir.path().join("ok.jsonl");
     play_match(&source);
