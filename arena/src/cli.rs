@@ -56,7 +56,7 @@ pub enum Command {
         #[arg(long)]
         resume: bool,
         /// Play only shard I of N (1-based), e.g. --shard 2/8; combine with `arena merge`.
-        #[arg(long, value_parser = crate::cmd_tournament::parse_shard)]
+        #[arg(long, value_name = "I/N", value_parser = crate::cmd_tournament::parse_shard)]
         shard: Option<(u64, u64)>,
         /// No progress bar or progress lines.
         #[arg(long, short)]
