@@ -1,5 +1,9 @@
 //! `arena`: turns errors into messages and exit codes; the work is in the library.
 
+// `println!` and `eprintln!` panic on a closed pipe (`arena ... | head`, or a stderr whose
+// reader has gone, which once killed the signal task): write through `output` instead.
+#![cfg_attr(not(test), deny(clippy::print_stdout, clippy::print_stderr))]
+
 use std::io::{self, IsTerminal};
 use std::process::ExitCode;
 
