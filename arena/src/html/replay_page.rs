@@ -266,8 +266,13 @@ mod tests {
             serde_json::to_string(&header(&["a", "b"])).unwrap() + "\n",
         )
         .unwrap();
-        let unwritable = dir.path().join("no-such-dir").join("out.html");
-        let err = write_replay_page(&good, &unwritable, None).unwrap_err();
-        assert!(format!("{err:#}").contains("no-such-dir"), "{err:#}");
+        // A missing folder is created; a file where the folder should be is an error.
+        let created = dir.path().join("no-such-dir").join("out.html");
+        write_replay_page(&good, &created, None).unwrap();
+        assert!(created.is_file());
+        let blocker = dir.path().join("a-file");
+        std::fs::write(&blocker, "").unwrap();
+        let err = write_replay_page(&good, &blocker.join("out.html"), None).unwrap_err();
+        assert!(format!("{err:#}").contains("a-file"), "{err:#}");
     }
 }
