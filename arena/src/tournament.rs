@@ -1,5 +1,6 @@
 //! Tournaments: files, schedules, concurrent resumable and shardable runs, results.
 
+mod command;
 pub mod config;
 pub mod grading;
 pub mod output;

@@ -14,6 +14,7 @@ use protocol::{SequenceOrder, Settings, TimeLimits, Variant};
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
+use super::command::RawCommand;
 use crate::bot::{Limits, SandboxLevel};
 
 /// A mistake in a tournament file.
@@ -166,58 +167,6 @@ struct RawBot {
     workdir: Option<Spanned<String>>,
     #[serde(default)]
     env: BTreeMap<String, String>,
-}
-
-/// A bot's `command`: one string, split like a shell would, or an array of strings that is
-/// the argv itself (no splitting, so arguments with spaces or quotes need no escaping).
-#[derive(Clone, Debug)]
-enum RawCommand {
-    Line(String),
-    Argv(Vec<String>),
-}
-
-impl RawCommand {
-    /// The argv, and the command as recorded in plans (a string either way).
-    fn argv(&self) -> Result<(Vec<String>, String), String> {
-        match self {
-            RawCommand::Line(line) => Ok((crate::bot_command::split(line)?, line.clone())),
-            RawCommand::Argv(argv) => {
-                if argv.first().is_none_or(|program| program.is_empty()) {
-                    return Err("empty bot command: the array's first string is the program".into());
-                }
-                let line = shlex::try_join(argv.iter().map(String::as_str)).map_err(|_| {
-                    "an argument of the bot command holds a NUL character".to_string()
-                })?;
-                Ok((argv.clone(), line))
-            }
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for RawCommand {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = RawCommand;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a command line string or an array of strings")
-            }
-            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<RawCommand, E> {
-                Ok(RawCommand::Line(text.to_string()))
-            }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(
-                self,
-                mut seq: A,
-            ) -> Result<RawCommand, A::Error> {
-                let mut argv = Vec::new();
-                while let Some(arg) = seq.next_element::<String>()? {
-                    argv.push(arg);
-                }
-                Ok(RawCommand::Argv(argv))
-            }
-        }
-        deserializer.deserialize_any(Visitor)
-    }
 }
 
 /// A bot of a tournament.
