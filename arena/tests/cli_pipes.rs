@@ -40,6 +40,20 @@ fn check_bot_into_a_closed_stdout_exits_with_its_verdict_and_no_panic() {
         .status()
         .unwrap();
     assert_eq!(status.code(), Some(4), "the verdict, not a panic (101)");
+
+    // Only stderr closed: the report is printed, the closing message is lost, the code stays.
+    let out = Command::new(arena())
+        .args(["check-bot", "--game", "classic", "--", "false"])
+        .stdout(Stdio::piped())
+        .stderr(closed_pipe())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4), "the verdict, not a panic (101)");
+    assert!(
+        common::stdout(&out).contains("FAIL"),
+        "{}",
+        common::stdout(&out)
+    );
 }
 
 #[test]
