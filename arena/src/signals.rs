@@ -5,7 +5,7 @@
 //! whose task is gone is only recorded, never acted on, so a panic here (`eprintln!` on a
 //! stderr whose reader has gone, as in `arena match ... 2>&1 | head` after Ctrl-C) would leave
 //! the arena deaf to both signals. So it cancels first and prints through
-//! [`crate::output::eprint_line`], which never fails.
+//! [`crate::output::eprint_line`], which never fails, on a thread that may block.
 
 use tokio::signal::unix::{SignalKind, signal};
 use tokio_util::sync::CancellationToken;
@@ -23,9 +23,13 @@ pub fn cancel_on_signal(cancel: CancellationToken) {
             _ = term.recv() => {}
         }
         cancel.cancel();
-        crate::output::eprint_line(
-            "arena: stopping (finished work is kept); signal again to quit at once",
-        );
+        // From a thread of its own: a stderr pipe that is full (a paused pager) would block
+        // the write, and with it the runtime that has to stop the bots.
+        std::thread::spawn(|| {
+            crate::output::eprint_line(
+                "arena: stopping (finished work is kept); signal again to quit at once",
+            );
+        });
         tokio::select! {
             _ = int.recv() => {}
             _ = term.recv() => {}
