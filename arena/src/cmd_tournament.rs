@@ -29,10 +29,7 @@ pub async fn tournament(
     });
     let out = out.unwrap_or_else(|| t.output.clone());
     if !quiet {
-        eprintln!(
-            "{}",
-            crate::bot::SandboxReport::new(t.sandbox, &t.limits).line()
-        );
+        crate::output::eprint_line(&crate::bot::SandboxReport::new(t.sandbox, &t.limits).line());
     }
     let options = RunOptions {
         jobs,
@@ -60,7 +57,8 @@ pub async fn tournament(
         summary.already_done,
         out.display()
     ));
-    print(&report)?;
+    // Like check-bot's verdict, an interruption keeps its exit code on a closed stdout.
+    let printed = print(&report);
     if summary.interrupted {
         return Err(Exit::new(
             ExitKind::Interrupted,
@@ -68,6 +66,7 @@ pub async fn tournament(
         )
         .into());
     }
+    printed?;
     Ok(())
 }
 
@@ -197,7 +196,9 @@ pub fn merge(dirs: &[PathBuf], out: &Path, partial: bool) -> anyhow::Result<()> 
                 let from = dir.join(replay);
                 let to = out.join(replay);
                 if from.exists() && from != to {
-                    std::fs::create_dir_all(to.parent().expect("replays/ dir"))?;
+                    let dir = to.parent().expect("replays/ dir");
+                    std::fs::create_dir_all(dir)
+                        .with_context(|| format!("cannot create folder {}", dir.display()))?;
                     std::fs::copy(&from, &to)
                         .with_context(|| format!("cannot copy {}", from.display()))?;
                 }
