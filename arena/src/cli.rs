@@ -1,7 +1,9 @@
 //! The command line: every subcommand and option.
 
 use std::path::PathBuf;
+use std::str::FromStr;
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use protocol::{SequenceOrder, Settings, TimeLimits, Variant};
 
@@ -25,9 +27,11 @@ pub struct Cli {
 pub enum Command {
     /// Compare hands: JSON lines of hands on stdin, one verdict line each on stdout.
     Compare {
-        #[arg(long, value_parser = parse_variant)]
-        variant: Variant,
-        #[arg(long, default_value = "a23-high", value_parser = parse_order)]
+        /// The game whose hand ranking applies.
+        #[arg(long, alias = "variant", value_parser = variant_parser())]
+        game: Variant,
+        /// Which of the two top runs ranks higher.
+        #[arg(long, default_value = "a23-high", value_parser = order_parser())]
         sequence_order: SequenceOrder,
     },
     /// Play one match between bot programs.
@@ -41,17 +45,18 @@ pub enum Command {
     Tournament {
         /// The tournament file (see tournaments/).
         file: PathBuf,
-        /// Matches played at once (default: the number of cores).
-        #[arg(long)]
+        /// Matches played at once, at least 1 (default: the number of cores).
+        #[arg(long, value_name = "N", value_parser = at_least_one::<usize>)]
         jobs: Option<usize>,
-        /// Output directory (default: the file's `output`, else out/<name>).
-        #[arg(long)]
+        /// Output directory, created if missing (default: the file's `output`, else
+        /// out/<name>).
+        #[arg(short, long, value_name = "DIR")]
         out: Option<PathBuf>,
         /// Play only what is missing from the output directory (rerunning does the same).
         #[arg(long)]
         resume: bool,
         /// Play only shard I of N (1-based), e.g. --shard 2/8; combine with `arena merge`.
-        #[arg(long, value_parser = crate::cmd_tournament::parse_shard)]
+        #[arg(long, value_name = "I/N", value_parser = crate::cmd_tournament::parse_shard)]
         shard: Option<(u64, u64)>,
         /// No progress bar or progress lines.
         #[arg(long, short)]
@@ -71,13 +76,13 @@ pub enum Command {
     /// Check that a bot follows the protocol in every kind of situation, before a match.
     CheckBot {
         /// Check only this game (default: all three).
-        #[arg(long, value_parser = parse_variant)]
+        #[arg(long, value_parser = variant_parser())]
         game: Option<Variant>,
         /// Time for the bot to start and answer hello (ms).
-        #[arg(long, default_value_t = 5000)]
+        #[arg(long, default_value_t = 5000, value_parser = at_least_one::<u64>)]
         startup_ms: u64,
         /// Time for each decision (ms); there is no time bank.
-        #[arg(long, default_value_t = 1000)]
+        #[arg(long, default_value_t = 1000, value_parser = at_least_one::<u64>)]
         decision_ms: u64,
         /// Print the checks as JSON.
         #[arg(long)]
@@ -87,22 +92,26 @@ pub enum Command {
         command: Vec<String>,
     },
     /// Print the standings of a tournament output directory.
-    Standings { dir: PathBuf },
-    /// Write an HTML report of a tournament output directory, with a replay page per match
-    /// in OUTPUT's folder `<name>_replays/`.
-    Report {
+    Standings {
+        /// A tournament output directory (`arena tournament --out`, or the file's `output`).
         dir: PathBuf,
-        /// The HTML file to write.
-        #[arg(short, long)]
-        output: PathBuf,
+    },
+    /// Write an HTML report of a tournament output directory, with a replay page per match
+    /// in OUT's folder `<name>_replays/`.
+    Report {
+        /// A tournament output directory (`arena tournament --out`, or the file's `output`).
+        dir: PathBuf,
+        /// The HTML file to write; its folder is created if missing.
+        #[arg(short, long, alias = "output", value_name = "FILE")]
+        out: PathBuf,
     },
     /// Combine the output directories of shards into one, with the standings of the whole.
     Merge {
         /// Shard output directories.
-        #[arg(required = true)]
+        #[arg(required = true, value_name = "DIR")]
         dirs: Vec<PathBuf>,
-        /// The merged output directory.
-        #[arg(long)]
+        /// The merged output directory, created if missing.
+        #[arg(short, long, value_name = "DIR")]
         out: PathBuf,
         /// Merge even if shards or matches are missing (the standings are then partial).
         #[arg(long)]
@@ -113,25 +122,32 @@ pub enum Command {
 #[derive(Subcommand, Debug)]
 pub enum ReplayCommand {
     /// Re-simulate the replay from its seed and recorded actions; fail on any difference.
-    Verify { file: PathBuf },
+    Verify {
+        /// A replay file (JSON lines, from `arena match --replay` or a tournament).
+        file: PathBuf,
+    },
     /// Print a readable hand history.
-    Show { file: PathBuf },
+    Show {
+        /// A replay file (JSON lines, from `arena match --replay` or a tournament).
+        file: PathBuf,
+    },
     /// Write a self-contained HTML page that replays the match in a browser.
     Html {
+        /// A replay file (JSON lines, from `arena match --replay` or a tournament).
         file: PathBuf,
-        /// The HTML file to write.
-        #[arg(short, long)]
-        output: PathBuf,
+        /// The HTML file to write; its folder is created if missing.
+        #[arg(short, long, alias = "output", value_name = "FILE")]
+        out: PathBuf,
     },
 }
 
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// The game: classic, closest-555 or lallan-kallan.
-    #[arg(long, value_parser = parse_variant)]
+    /// The game.
+    #[arg(long, value_parser = variant_parser())]
     pub game: Variant,
-    /// Number of hands.
-    #[arg(long, default_value_t = 100)]
+    /// Number of hands, at least 1.
+    #[arg(long, default_value_t = 100, value_parser = at_least_one::<u64>)]
     pub hands: u64,
     /// Seed of the deals (and of the bots' own seeds). Default: drawn from the operating
     /// system and printed with the result (and recorded in the replay). Anyone who knows the
@@ -144,8 +160,8 @@ pub struct MatchArgs {
     /// A display name for the bot of the same position (default: from its command).
     #[arg(long = "name", value_name = "NAME")]
     pub names: Vec<String>,
-    /// Write the replay (JSON lines) here.
-    #[arg(long)]
+    /// Write the replay (JSON lines) to this file; its folder is created if missing.
+    #[arg(long, value_name = "FILE")]
     pub replay: Option<PathBuf>,
     /// Print one JSON object instead of the readable summary.
     #[arg(long)]
@@ -155,7 +171,7 @@ pub struct MatchArgs {
     #[arg(long, value_name = "DIR")]
     pub transcripts: Option<PathBuf>,
     /// Keep each bot's stderr log in this directory (default: discarded after the match).
-    #[arg(long)]
+    #[arg(long, value_name = "DIR")]
     pub logs: Option<PathBuf>,
     /// Serve a live view of the match as it is played, for a projector or a contest screen:
     /// ADDR defaults to 127.0.0.1:0 (this machine only, any free port); the URL to open,
@@ -170,13 +186,14 @@ pub struct MatchArgs {
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
-    /// The game: classic, closest-555 or lallan-kallan.
-    #[arg(long, value_parser = parse_variant)]
+    /// The game.
+    #[arg(long, value_parser = variant_parser())]
     pub game: Variant,
-    /// An opponent's command line; once per bot.
+    /// An opponent's command line, split like a shell would; once per bot.
     #[arg(long = "bot", value_name = "CMD", required = true)]
     pub bots: Vec<String>,
-    #[arg(long, default_value_t = 10)]
+    /// Number of hands, at least 1.
+    #[arg(long, default_value_t = 10, value_parser = at_least_one::<u64>)]
     pub hands: u64,
     /// Seed of the deals. Default: drawn from the operating system (printed at the end).
     #[arg(long)]
@@ -184,9 +201,11 @@ pub struct PlayArgs {
     /// Your seat (0-based).
     #[arg(long, default_value_t = 0)]
     pub seat: usize,
-    #[arg(long, default_value_t = 10_000)]
+    /// Time for a bot to start and answer hello (ms).
+    #[arg(long, default_value_t = 10_000, value_parser = at_least_one::<u64>)]
     pub startup_ms: u64,
-    #[arg(long, default_value_t = 5000)]
+    /// Time for each of a bot's decisions (ms); there is no time bank. You have no limit.
+    #[arg(long, default_value_t = 5000, value_parser = at_least_one::<u64>)]
     pub decision_ms: u64,
     #[command(flatten)]
     pub table: TableArgs,
@@ -207,7 +226,8 @@ pub struct TableArgs {
     /// Whether sideshows are allowed.
     #[arg(long, default_value = "on")]
     pub sideshow: OnOff,
-    #[arg(long, default_value = "a23-high", value_parser = parse_order)]
+    /// Which of the two top runs ranks higher: A-2-3 (the guides' order) or A-K-Q.
+    #[arg(long, default_value = "a23-high", value_parser = order_parser())]
     pub sequence_order: SequenceOrder,
     /// Classic game: blind bets before a seat must see.
     #[arg(long, default_value_t = 4)]
@@ -240,9 +260,9 @@ impl TableArgs {
 #[derive(Args, Debug, Clone)]
 pub struct LimitArgs {
     /// Time for a bot to start and answer hello (ms).
-    #[arg(long, default_value_t = 5000)]
+    #[arg(long, default_value_t = 5000, value_parser = at_least_one::<u64>)]
     pub startup_ms: u64,
-    /// Time for each decision (ms), before the bank is drawn on.
+    /// Time for each decision (ms), before the bank is drawn on (0: the bank pays for all).
     #[arg(long, default_value_t = 1000)]
     pub decision_ms: u64,
     /// Time bank for the whole match (ms).
@@ -253,20 +273,20 @@ pub struct LimitArgs {
     pub max_restarts: u32,
     /// Isolation: bwrap (bots isolated; the default when bubblewrap works here), limits
     /// (resource limits only: the fallback without bubblewrap) or none (trusted bots).
-    #[arg(long)]
+    #[arg(long, value_name = "LEVEL")]
     pub sandbox: Option<SandboxArg>,
     /// Memory limit per bot (MiB), its private /tmp and directory included, under the
     /// limits and bwrap sandboxes.
-    #[arg(long, default_value_t = 2048)]
+    #[arg(long, default_value_t = 2048, value_parser = at_least_one::<u64>)]
     pub memory_mb: u64,
     /// Processes and threads per bot, all descendants together (needs cgroups).
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = 256, value_parser = at_least_one::<u64>)]
     pub max_processes: u64,
     /// Disk per bot (MiB): the size of its private /tmp and of its directory under bwrap.
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = 256, value_parser = at_least_one::<u64>)]
     pub disk_mb: u64,
     /// CPU time limit per bot (seconds) under the limits and bwrap sandboxes.
-    #[arg(long, default_value_t = 600)]
+    #[arg(long, default_value_t = 600, value_parser = at_least_one::<u64>)]
     pub cpu_seconds: u64,
 }
 
@@ -294,8 +314,11 @@ pub enum OnOff {
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SandboxArg {
+    /// No isolation or limits: trusted bots only.
     None,
+    /// Resource limits only (the fallback without bubblewrap).
     Limits,
+    /// Bots isolated by bubblewrap, with limits (the default when it works here).
     Bwrap,
 }
 
@@ -309,10 +332,55 @@ impl From<SandboxArg> for SandboxLevel {
     }
 }
 
-fn parse_variant(text: &str) -> Result<Variant, String> {
-    text.parse()
+/// The games, listed in `--help` and in the error for an unknown one. `555` is an old short
+/// name for closest-555, accepted but not listed.
+const GAMES: [&str; 3] = ["classic", "closest-555", "lallan-kallan"];
+
+fn variant_parser() -> impl TypedValueParser<Value = Variant> {
+    let values = GAMES.map(|name| match name {
+        "closest-555" => PossibleValue::new(name).alias("555"),
+        _ => PossibleValue::new(name),
+    });
+    PossibleValuesParser::new(values).try_map(|text| text.parse::<Variant>())
 }
 
-fn parse_order(text: &str) -> Result<SequenceOrder, String> {
-    text.parse()
+const SEQUENCE_ORDERS: [&str; 2] = ["a23-high", "akq-high"];
+
+fn order_parser() -> impl TypedValueParser<Value = SequenceOrder> {
+    PossibleValuesParser::new(SEQUENCE_ORDERS).try_map(|text| text.parse::<SequenceOrder>())
+}
+
+/// A count or a limit where 0 makes no sense (0 hands, 0 jobs, 0 MiB of memory): refused
+/// on the command line rather than running a match that cannot be played.
+fn at_least_one<T>(text: &str) -> Result<T, String>
+where
+    T: FromStr + Default + PartialEq,
+    T::Err: std::fmt::Display,
+{
+    let n: T = text.parse().map_err(|e: T::Err| e.to_string())?;
+    if n == T::default() {
+        return Err("must be at least 1".into());
+    }
+    Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_game_and_sequence_order_is_listed_and_parses() {
+        let games: Vec<String> = Variant::ALL.iter().map(ToString::to_string).collect();
+        assert_eq!(games, GAMES);
+        for order in SEQUENCE_ORDERS {
+            assert_eq!(order.parse::<SequenceOrder>().unwrap().to_string(), order);
+        }
+    }
+
+    #[test]
+    fn zero_is_refused_where_it_makes_no_sense() {
+        assert_eq!(at_least_one::<u64>("3"), Ok(3));
+        assert_eq!(at_least_one::<usize>("0"), Err("must be at least 1".into()));
+        assert!(at_least_one::<u64>("-1").is_err());
+    }
 }

@@ -43,7 +43,9 @@ pub async fn run(
     } else {
         render(&command.join(" "), &checks)
     };
-    crate::output::print(&text)?;
+    // The verdict is the exit code, which scripts read even when they read only the first
+    // line (`| head -1`): a closed stdout does not turn a failure into a success.
+    let printed = crate::output::print(&text);
     if checks.iter().any(|c| c.outcome == Outcome::Fail) {
         return Err(Exit::new(
             ExitKind::ChecksFailed,
@@ -51,5 +53,6 @@ pub async fn run(
         )
         .into());
     }
+    printed?;
     Ok(())
 }

@@ -41,6 +41,13 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         )
         .into());
     }
+    if args.limits.decision_ms == 0 && args.limits.bank_ms == 0 {
+        return Err(Exit::new(
+            ExitKind::BadInput,
+            "--decision-ms 0 with --bank-ms 0: no bot could ever answer in time".into(),
+        )
+        .into());
+    }
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let work = tempfile::Builder::new()
         .prefix("arena-match-")
@@ -54,6 +61,11 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         }
         None => work.path().join("logs"),
     };
+    // A transcript that cannot be written would only be a warning later: fail now instead.
+    if let Some(dir) = &args.transcripts {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create transcript directory {}", dir.display()))?;
+    }
     let mut argvs = Vec::new();
     for (i, command) in args.bots.iter().enumerate() {
         let argv = bot_command::split(command)

@@ -30,10 +30,7 @@ pub async fn tournament(
     });
     let out = out.unwrap_or_else(|| t.output.clone());
     if !quiet {
-        eprintln!(
-            "{}",
-            crate::bot::SandboxReport::new(t.sandbox, &t.limits).line()
-        );
+        crate::output::eprint_line(&crate::bot::SandboxReport::new(t.sandbox, &t.limits).line());
     }
     // Kept until the tournament is over: dropping it stops the live view.
     let (_watching, hub) = crate::watch::serve_if_asked(watch).await?;
@@ -64,7 +61,8 @@ pub async fn tournament(
         summary.already_done,
         out.display()
     ));
-    print(&report)?;
+    // Like check-bot's verdict, an interruption keeps its exit code on a closed stdout.
+    let printed = print(&report);
     if summary.interrupted {
         return Err(Exit::new(
             ExitKind::Interrupted,
@@ -72,6 +70,7 @@ pub async fn tournament(
         )
         .into());
     }
+    printed?;
     Ok(())
 }
 
@@ -201,7 +200,9 @@ pub fn merge(dirs: &[PathBuf], out: &Path, partial: bool) -> anyhow::Result<()> 
                 let from = dir.join(replay);
                 let to = out.join(replay);
                 if from.exists() && from != to {
-                    std::fs::create_dir_all(to.parent().expect("replays/ dir"))?;
+                    let dir = to.parent().expect("replays/ dir");
+                    std::fs::create_dir_all(dir)
+                        .with_context(|| format!("cannot create folder {}", dir.display()))?;
                     std::fs::copy(&from, &to)
                         .with_context(|| format!("cannot copy {}", from.display()))?;
                 }

@@ -1,5 +1,9 @@
 //! The arena: bot processes, the referee, replays and the command line.
 
+// `println!` and `eprintln!` panic on a closed pipe (`arena ... | head`, or a stderr whose
+// reader has gone, which once killed the signal task): write through `output` instead.
+#![cfg_attr(not(test), deny(clippy::print_stdout, clippy::print_stderr))]
+
 pub mod bot;
 pub mod bot_command;
 pub mod check_bot;

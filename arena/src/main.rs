@@ -1,11 +1,16 @@
 //! `arena`: turns errors into messages and exit codes; the work is in the library.
 
+// `println!` and `eprintln!` panic on a closed pipe (`arena ... | head`, or a stderr whose
+// reader has gone, which once killed the signal task): write through `output` instead.
+#![cfg_attr(not(test), deny(clippy::print_stdout, clippy::print_stderr))]
+
 use std::io::{self, IsTerminal};
 use std::process::ExitCode;
 
 use anyhow::Context;
 use arena::cli::{Cli, Command, ReplayCommand};
 use arena::exit::{Exit, ExitKind};
+use arena::output::eprint_line;
 use clap::Parser;
 
 fn main() -> ExitCode {
@@ -47,7 +52,7 @@ fn main() -> ExitCode {
     let runtime = match builder.enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("arena: cannot start the async runtime: {e}");
+            eprint_line(&format!("arena: cannot start the async runtime: {e}"));
             return ExitCode::from(ExitKind::Failure.code());
         }
     };
@@ -65,7 +70,7 @@ fn main() -> ExitCode {
                 .downcast_ref::<Exit>()
                 .map(|exit| exit.kind)
                 .unwrap_or(ExitKind::Failure);
-            eprintln!("arena: error: {e:#}");
+            eprint_line(&format!("arena: error: {}", error_text(&e)));
             ExitCode::from(kind.code())
         }
     }
@@ -74,13 +79,15 @@ fn main() -> ExitCode {
 async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Compare {
-            variant,
+            game,
             sequence_order,
         } => {
             let stdin = io::stdin().lock();
-            let bad = arena::compare::run(variant, sequence_order, stdin, io::stdout().lock())?;
+            let bad = arena::compare::run(game, sequence_order, stdin, io::stdout().lock())?;
             if bad > 0 {
-                eprintln!("arena compare: {bad} bad line(s); see the error lines");
+                eprint_line(&format!(
+                    "arena compare: {bad} bad line(s); see the error lines"
+                ));
                 return Ok(ExitCode::from(ExitKind::BadLines.code()));
             }
         }
@@ -102,7 +109,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 let records = arena::replay::read(&file)?;
                 arena::output::print(&arena::replay::show(&records))?;
             }
-            ReplayCommand::Html { file, output } => arena::html::cmd_replay_html(&file, &output)?,
+            ReplayCommand::Html { file, out } => arena::html::cmd_replay_html(&file, &out)?,
         },
         Command::Tournament {
             file,
@@ -133,12 +140,36 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             arena::cmd_check_bot::run(game, &command, time, json).await?
         }
         Command::Standings { dir } => arena::cmd_tournament::show_standings(&dir)?,
-        Command::Report { dir, output } => arena::html::cmd_report(&dir, &output)?,
+        Command::Report { dir, out } => arena::html::cmd_report(&dir, &out)?,
         Command::Merge { dirs, out, partial } => {
             arena::cmd_tournament::merge(&dirs, &out, partial)?
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The error and its causes, `: `-separated like `{:#}`, but a cause whose text the message
+/// already holds (compared case-insensitively) is left out: many errors put their source in their own message (thiserror's
+/// `{source}`), and `{:#}` would then say it twice (`...: Permission denied (os error 13):
+/// Permission denied (os error 13)`).
+fn error_text(error: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in error.chain() {
+        // An IO error follows a message that names the file: `not a directory`, not
+        // `Not a directory (os error 20)`.
+        let part = match cause.downcast_ref::<io::Error>() {
+            Some(io) => arena::output::io_reason(io),
+            None => cause.to_string(),
+        };
+        if text.to_lowercase().contains(&part.to_lowercase()) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&part);
+    }
+    text
 }
 
 fn init_tracing(verbose: u8) {
@@ -154,4 +185,33 @@ fn init_tracing(verbose: u8) {
         .with_writer(io::stderr)
         .with_ansi(io::stderr().is_terminal())
         .init();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An error that says its source in its own message, as thiserror's `{source}` does.
+    #[derive(Debug)]
+    struct Says(io::Error);
+
+    impl std::fmt::Display for Says {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "cannot write /x/y: {}", self.0)
+        }
+    }
+
+    impl std::error::Error for Says {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            Some(&self.0)
+        }
+    }
+
+    #[test]
+    fn a_cause_already_in_the_message_is_said_once() {
+        let e = anyhow::Error::new(Says(io::Error::other("disk on fire"))).context("saving");
+        assert_eq!(error_text(&e), "saving: cannot write /x/y: disk on fire");
+        let e = anyhow::Error::new(io::Error::other("gone")).context("reading /a");
+        assert_eq!(error_text(&e), "reading /a: gone");
+    }
 }

@@ -1,5 +1,6 @@
 //! Tournaments: files, schedules, concurrent resumable and shardable runs, results.
 
+mod command;
 pub mod config;
 pub mod grading;
 pub mod output;
@@ -7,6 +8,7 @@ pub mod results;
 pub mod runner;
 pub mod schedule;
 pub mod slots;
+mod toml_error;
 
 pub use config::{BotSeeds, ConfigError, Format, Tournament};
 pub use results::MatchRecord;

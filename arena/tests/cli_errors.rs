@@ -238,7 +238,7 @@ fn compare_answers_good_lines_and_names_each_bad_one() {
     .join("\n")
         + "\n";
     let mut child = Command::new(common::arena())
-        .args(["compare", "--variant", "classic"])
+        .args(["compare", "--game", "classic"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -279,7 +279,7 @@ fn compare_answers_good_lines_and_names_each_bad_one() {
 
 #[test]
 fn compare_with_an_unknown_variant() {
-    fails(&["compare", "--variant", "rummy"], 2, &["rummy"]);
+    fails(&["compare", "--game", "rummy"], 2, &["rummy"]);
 }
 
 #[test]

@@ -120,7 +120,8 @@ pub struct Settings {
     /// The chaal limit: no bet may lift the current stake above this.
     pub max_stake: u64,
     /// When a bet or a sideshow payment takes the pot to this or above, all remaining hands
-    /// are revealed at once. (A show's payment does not: the show itself settles the hand.)
+    /// are revealed at once. (A show's payment does not: the show itself settles the hand. A
+    /// Closest to 555 swap fee does, when the swapping seat's turn ends.)
     pub pot_limit: u64,
     /// Whether sideshows may be asked for.
     pub sideshow: bool,

@@ -68,6 +68,9 @@ pub(crate) fn prepare(spec: &BotSpec) -> Result<Prepared, SpawnError> {
         .unwrap_or_default();
 
     let resolved = resolve_program(program, &path_var, &workdir).ok_or_else(|| {
+        if let Some(path) = non_executable_file(program, &path_var, &workdir) {
+            return SpawnError::NotExecutable { name: name(), path };
+        }
         SpawnError::ProgramNotFound {
             name: name(),
             program: program.clone(),
@@ -419,6 +422,27 @@ pub(crate) fn find_in_path(name: &str, path_var: &OsStr) -> Option<PathBuf> {
         .filter(|dir| !dir.is_empty())
         .map(|dir| Path::new(OsStr::from_bytes(dir)).join(name))
         .find(|candidate| is_executable(candidate))
+}
+
+/// The file that `program` names when it exists but has no execute bit (where
+/// [`resolve_program`] found nothing executable).
+pub(crate) fn non_executable_file(
+    program: &str,
+    path_var: &OsStr,
+    workdir: &Path,
+) -> Option<PathBuf> {
+    let is_plain_file = |path: &Path| std::fs::metadata(path).is_ok_and(|m| m.is_file());
+    if program.contains('/') {
+        let path = workdir.join(program);
+        is_plain_file(&path).then_some(path)
+    } else {
+        path_var
+            .as_bytes()
+            .split(|&b| b == b':')
+            .filter(|dir| !dir.is_empty())
+            .map(|dir| Path::new(OsStr::from_bytes(dir)).join(program))
+            .find(|candidate| is_plain_file(candidate))
+    }
 }
 
 fn is_executable(path: &Path) -> bool {

@@ -16,6 +16,14 @@ pub enum SpawnError {
         /// Where we looked, or a hint, already formatted (may be empty).
         detail: String,
     },
+    /// The usual mistake with scripts: `--bot bots/x.py` without `chmod +x`.
+    #[error(
+        "bot `{name}`: {} exists but is not executable; chmod +x it or run it through its \
+         interpreter{}",
+        path.display(),
+        interpreter_hint(path)
+    )]
+    NotExecutable { name: String, path: PathBuf },
     #[error("bot `{name}`: sandbox unavailable: {reason}")]
     SandboxUnavailable { name: String, reason: String },
     #[error("bot `{name}`: cannot prepare working directory {}: {source}", path.display())]
@@ -36,6 +44,20 @@ pub enum SpawnError {
         program: String,
         source: io::Error,
     },
+}
+
+/// ` (e.g. `python3 x.py`)` for a script whose interpreter its extension tells, else nothing.
+fn interpreter_hint(path: &std::path::Path) -> String {
+    let interpreter = match path.extension().and_then(|e| e.to_str()) {
+        Some("py") => "python3",
+        Some("js" | "mjs") => "node",
+        Some("sh") => "sh",
+        Some("rb") => "ruby",
+        Some("pl") => "perl",
+        Some("jar") => "java -jar",
+        _ => return String::new(),
+    };
+    format!(" (e.g. `{interpreter} {}`)", path.display())
 }
 
 /// Why [`BotProcess::recv_line`](crate::bot::BotProcess::recv_line) returned no line.

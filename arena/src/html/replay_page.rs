@@ -93,6 +93,7 @@ pub fn write_replay_page(
         .map(|name| name.to_string_lossy().into_owned());
     let page = replay_page(&records, &ReplayPageOptions { source, back })
         .with_context(|| format!("{}: cannot make a replay page", input.display()))?;
+    crate::output::create_parent(output)?;
     std::fs::write(output, page)
         .with_context(|| format!("cannot write the replay page {}", output.display()))?;
     Ok(hands_in(&records))
@@ -265,8 +266,13 @@ mod tests {
             serde_json::to_string(&header(&["a", "b"])).unwrap() + "\n",
         )
         .unwrap();
-        let unwritable = dir.path().join("no-such-dir").join("out.html");
-        let err = write_replay_page(&good, &unwritable, None).unwrap_err();
-        assert!(format!("{err:#}").contains("no-such-dir"), "{err:#}");
+        // A missing folder is created; a file where the folder should be is an error.
+        let created = dir.path().join("no-such-dir").join("out.html");
+        write_replay_page(&good, &created, None).unwrap();
+        assert!(created.is_file());
+        let blocker = dir.path().join("a-file");
+        std::fs::write(&blocker, "").unwrap();
+        let err = write_replay_page(&good, &blocker.join("out.html"), None).unwrap_err();
+        assert!(format!("{err:#}").contains("a-file"), "{err:#}");
     }
 }

@@ -296,6 +296,7 @@ pub fn write_report(dir: &Path, output: &Path) -> anyhow::Result<ReportSummary> 
         gauntlet,
     };
     let page = report_page(&data)?;
+    crate::output::create_parent(output)?;
     std::fs::write(output, page)
         .with_context(|| format!("cannot write the report {}", output.display()))?;
     Ok(summary)
@@ -305,7 +306,7 @@ pub fn write_report(dir: &Path, output: &Path) -> anyhow::Result<ReportSummary> 
 pub fn cmd_report(dir: &Path, output: &Path) -> anyhow::Result<()> {
     let summary = write_report(dir, output)?;
     for warning in &summary.warnings {
-        eprintln!("arena: warning: {warning}");
+        crate::output::eprint_line(&format!("arena: warning: {warning}"));
     }
     let pages = match &summary.pages_dir {
         Some(pages_dir) => format!(

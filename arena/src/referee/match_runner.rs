@@ -22,10 +22,24 @@ pub enum MatchError {
     Settings(#[from] SettingsError),
     #[error(transparent)]
     Spawn(#[from] SpawnError),
-    #[error("cannot write the replay: {0}")]
-    Replay(#[from] std::io::Error),
+    /// `path` is `None` only inside the referee: [`run_match`] fills it in.
+    #[error(
+        "cannot write replay {}: {}",
+        path.as_deref().map_or_else(|| "(none)".into(), |p| p.display().to_string()),
+        crate::output::io_reason(cause)
+    )]
+    Replay {
+        path: Option<std::path::PathBuf>,
+        cause: std::io::Error,
+    },
     #[error("the match was cancelled")]
     Cancelled,
+}
+
+impl From<std::io::Error> for MatchError {
+    fn from(cause: std::io::Error) -> MatchError {
+        MatchError::Replay { path: None, cause }
+    }
 }
 
 struct Seat<'a> {
@@ -57,6 +71,20 @@ struct Referee<'a> {
 /// worker owns the I/O driver, and every bot answer would cost two thread wake-ups instead of
 /// one (BENCHMARKS.md, section 2).
 pub async fn run_match(
+    config: &MatchConfig,
+    cancel: &CancellationToken,
+) -> Result<MatchResult, MatchError> {
+    // Every replay write error comes here through `?`: name the file once, for all of them.
+    play_match(config, cancel).await.map_err(|e| match e {
+        MatchError::Replay { path: None, cause } => MatchError::Replay {
+            path: config.replay.clone(),
+            cause,
+        },
+        e => e,
+    })
+}
+
+async fn play_match(
     config: &MatchConfig,
     cancel: &CancellationToken,
 ) -> Result<MatchResult, MatchError> {

@@ -30,7 +30,7 @@ impl ReplayWriter {
         let out = match path {
             Some(path) => {
                 if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                    std::fs::create_dir_all(dir)?;
+                    crate::output::create_dir_all(dir)?;
                 }
                 Some(BufWriter::new(File::create(path)?))
             }

@@ -14,6 +14,7 @@ use protocol::{SequenceOrder, Settings, TimeLimits, Variant};
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
+use super::command::RawCommand;
 use crate::bot::{Limits, SandboxLevel};
 
 /// A mistake in a tournament file.
@@ -120,20 +121,20 @@ struct RawTable {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawTime {
-    startup_ms: Option<u64>,
-    decision_ms: Option<u64>,
-    bank_ms: Option<u64>,
+    startup_ms: Option<Spanned<u64>>,
+    decision_ms: Option<Spanned<u64>>,
+    bank_ms: Option<Spanned<u64>>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawLimits {
-    memory_mb: Option<u64>,
-    cpu_seconds: Option<u64>,
-    file_size_mb: Option<u64>,
-    open_files: Option<u64>,
-    processes: Option<u64>,
-    disk_mb: Option<u64>,
+    memory_mb: Option<Spanned<u64>>,
+    cpu_seconds: Option<Spanned<u64>>,
+    file_size_mb: Option<Spanned<u64>>,
+    open_files: Option<Spanned<u64>>,
+    processes: Option<Spanned<u64>>,
+    disk_mb: Option<Spanned<u64>>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -162,7 +163,7 @@ struct RawGrading {
 #[serde(deny_unknown_fields)]
 struct RawBot {
     name: Spanned<String>,
-    command: Spanned<String>,
+    command: Spanned<RawCommand>,
     workdir: Option<Spanned<String>>,
     #[serde(default)]
     env: BTreeMap<String, String>,
@@ -175,7 +176,8 @@ pub struct BotEntry {
     /// Line of the `[[bot]]` entry in the file (for error messages; not part of the identity).
     #[serde(skip)]
     pub line: usize,
-    /// The command as written in the file.
+    /// The command as written in the file (an array of arguments is joined, each quoted as
+    /// a shell would need).
     pub command: String,
     /// The command split, with paths made absolute.
     pub argv: Vec<String>,
@@ -285,8 +287,10 @@ impl Tournament {
             field: field.map(str::to_string),
             message,
         };
-        let raw: RawFile = toml::from_str(text)
-            .map_err(|e| err(e.span(), None, e.message().trim().to_string()))?;
+        let raw: RawFile = toml::from_str(text).map_err(|e| {
+            let (span, field, message) = super::toml_error::describe(e);
+            err(span, field.as_deref(), message)
+        })?;
         let base = std::fs::canonicalize(base).unwrap_or_else(|_| base.to_path_buf());
 
         let variant: Variant = raw
@@ -364,19 +368,47 @@ impl Tournament {
                 }
             },
         };
+        // A value where 0 makes no sense (no time to start, no memory, no processes) is
+        // refused here, naming it, rather than failing every match of the tournament.
+        let positive = |value: &Option<Spanned<u64>>, field: &str, default: u64| match value {
+            None => Ok(default),
+            Some(v) if *v.get_ref() == 0 => Err(err(
+                Some(v.span()),
+                Some(field),
+                "must be at least 1".into(),
+            )),
+            Some(v) => Ok(*v.get_ref()),
+        };
         let defaults = crate::referee::MatchConfig::DEFAULT_TIME;
         let time = TimeLimits {
-            startup_ms: raw.time.startup_ms.unwrap_or(defaults.startup_ms),
-            decision_ms: raw.time.decision_ms.unwrap_or(defaults.decision_ms),
-            bank_ms: raw.time.bank_ms.unwrap_or(defaults.bank_ms),
+            startup_ms: positive(&raw.time.startup_ms, "time.startup_ms", defaults.startup_ms)?,
+            decision_ms: raw
+                .time
+                .decision_ms
+                .as_ref()
+                .map_or(defaults.decision_ms, |v| *v.get_ref()),
+            bank_ms: raw
+                .time
+                .bank_ms
+                .as_ref()
+                .map_or(defaults.bank_ms, |v| *v.get_ref()),
         };
+        if time.decision_ms == 0 && time.bank_ms == 0 {
+            let span = raw.time.decision_ms.as_ref().map(|v| v.span());
+            return Err(err(
+                span,
+                Some("time.decision_ms"),
+                "is 0 and so is time.bank_ms: no bot could ever answer in time".into(),
+            ));
+        }
+        let l = &raw.limits;
         let limits = Limits {
-            cpu_seconds: Some(raw.limits.cpu_seconds.unwrap_or(600)),
-            memory_bytes: Some(raw.limits.memory_mb.unwrap_or(2048) << 20),
-            file_size_bytes: Some(raw.limits.file_size_mb.unwrap_or(64) << 20),
-            open_files: Some(raw.limits.open_files.unwrap_or(256)),
-            processes: Some(raw.limits.processes.unwrap_or(256)),
-            disk_bytes: Some(raw.limits.disk_mb.unwrap_or(256) << 20),
+            cpu_seconds: Some(positive(&l.cpu_seconds, "limits.cpu_seconds", 600)?),
+            memory_bytes: Some(positive(&l.memory_mb, "limits.memory_mb", 2048)? << 20),
+            file_size_bytes: Some(positive(&l.file_size_mb, "limits.file_size_mb", 64)? << 20),
+            open_files: Some(positive(&l.open_files, "limits.open_files", 256)?),
+            processes: Some(positive(&l.processes, "limits.processes", 256)?),
+            disk_bytes: Some(positive(&l.disk_mb, "limits.disk_mb", 256)? << 20),
         };
 
         let mut bots: Vec<BotEntry> = Vec::new();
@@ -397,7 +429,10 @@ impl Tournament {
                     format!("two bots are named {name:?}"),
                 ));
             }
-            let argv = crate::bot_command::split(b.command.get_ref())
+            let (argv, command) = b
+                .command
+                .get_ref()
+                .argv()
                 .map_err(|m| err(Some(b.command.span()), Some("bot.command"), m))?;
             let workdir = match &b.workdir {
                 Some(dir) => {
@@ -421,7 +456,7 @@ impl Tournament {
             bots.push(BotEntry {
                 line: line_of(text, bot.span().start),
                 name,
-                command: b.command.get_ref().clone(),
+                command,
                 argv,
                 workdir,
                 env: b.env.clone(),
@@ -662,7 +697,18 @@ fn missing_program(program: &str, base: &Path) -> Option<String> {
         } else {
             base.join(path)
         };
-        return (!full.is_file()).then(|| format!("program {} does not exist", full.display()));
+        if !full.is_file() {
+            return Some(format!("program {} does not exist", full.display()));
+        }
+        let executable = std::fs::metadata(&full)
+            .is_ok_and(|m| std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o111 != 0);
+        return (!executable).then(|| {
+            format!(
+                "program {} exists but is not executable; chmod +x it or run it through its \
+                 interpreter",
+                full.display()
+            )
+        });
     }
     let found = std::env::var_os("PATH")
         .map(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))

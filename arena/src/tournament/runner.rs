@@ -468,10 +468,10 @@ impl Progress {
             bar.set_position(n);
             bar.set_message(format!("last: {line}"));
         } else if self.plain {
-            eprintln!(
+            crate::output::eprint_line(&format!(
                 "[{n}/{}] match {} finished: {line}",
                 self.total, record.index
-            );
+            ));
         }
     }
 
@@ -480,7 +480,7 @@ impl Progress {
         if let Some(bar) = &self.bar {
             bar.println(text);
         } else if self.plain {
-            eprintln!("{text}");
+            crate::output::eprint_line(text);
         }
     }
 

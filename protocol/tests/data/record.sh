@@ -25,7 +25,7 @@ record() {
 
 # Classic, 4 seats: blind play, sees, shows, sideshows (accepted and refused), and
 # faulty_bot.py in seat 2: illegal, malformed (twice) and wrong_id answers.
-record classic --game classic --hands 12 --seed 13 \
+record classic --game classic --hands 12 --seed 14 \
     --bot target/debug/random-bot \
     --bot "python3 sample-bots/python/random_bot.py" \
     --bot "python3 protocol/tests/data/faulty_bot.py" \
@@ -46,8 +46,8 @@ record lallan-kallan --game lallan-kallan --hands 10 --seed 43 \
 
 # Classic, 3 seats, low limits: group reveals at the pot limit and at the turn cap; a
 # timeout (with the late answer dropped), a crash and a restart (seat2-from-handN.txt).
-record classic-limits --game classic --hands 8 --seed 13 \
-    --pot-limit 24 --max-turns 6 --decision-ms 300 --bank-ms 200 \
+record classic-limits --game classic --hands 8 --seed 14 \
+    --pot-limit 24 --max-turns 5 --decision-ms 300 --bank-ms 200 \
     --bot target/debug/random-bot \
     --bot "python3 sample-bots/python/random_bot.py" \
     --bot "python3 protocol/tests/data/faulty_bot.py late crash"
