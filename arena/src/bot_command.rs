@@ -89,6 +89,14 @@ pub const DEFAULT_LIMITS: Limits = Limits {
     disk_bytes: Some(256 << 20),
 };
 
+/// Default `--max-log-kb`: a bot's stderr log keeps its first and last 64 KiB.
+pub const DEFAULT_MAX_LOG_KB: u64 = 2 * (crate::bot::DEFAULT_STDERR_KEEP_BYTES as u64 >> 10);
+
+/// The bytes kept at the head, and again at the tail, of a stderr log of at most `max_kb`.
+pub fn log_keep_bytes(max_kb: u64) -> usize {
+    usize::try_from(max_kb.saturating_mul(1024) / 2).unwrap_or(usize::MAX)
+}
+
 /// Everything needed to build the spec of one seat's bot.
 pub struct SpecInput<'a> {
     pub name: &'a str,
@@ -125,6 +133,20 @@ pub fn spec(input: SpecInput<'_>) -> BotSpec {
     spec
 }
 
+/// The stderr log of a seat's `restart`-th restart, next to the log of its first process:
+/// `seat1-x.stderr.log` becomes `seat1-x.restart2.stderr.log`.
+pub fn restart_log(first: &Path, restart: u32) -> PathBuf {
+    let name = first
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let name = match name.strip_suffix(".stderr.log") {
+        Some(stem) => format!("{stem}.restart{restart}.stderr.log"),
+        None => format!("{name}.restart{restart}"),
+    };
+    first.with_file_name(name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -141,6 +163,15 @@ mod tests {
             unique_names(vec!["a".into(), "a".into(), "b".into(), "a".into()]),
             ["a", "a#2", "b", "a#3"]
         );
+    }
+
+    #[test]
+    fn each_restart_has_its_own_log() {
+        assert_eq!(
+            restart_log(Path::new("logs/seat1-x.stderr.log"), 2),
+            Path::new("logs/seat1-x.restart2.stderr.log")
+        );
+        assert_eq!(restart_log(Path::new("err"), 1), Path::new("err.restart1"));
     }
 
     #[test]

@@ -149,9 +149,18 @@ pub struct MatchArgs {
     /// (`seat0.txt`, ...: `>>` arena to bot, `<<` bot to arena).
     #[arg(long, value_name = "DIR")]
     pub transcripts: Option<PathBuf>,
-    /// Keep each bot's stderr log in this directory (default: discarded after the match).
+    /// Keep each bot's stderr log in this directory (default: discarded after the match);
+    /// every process of a restarted seat has its own (`seat0-NAME.restart1.stderr.log`, ...).
     #[arg(long)]
     pub logs: Option<PathBuf>,
+    /// Largest stderr log per bot process (KiB): its first and last halves are kept, with a
+    /// line saying how many bytes were dropped between them.
+    #[arg(long, default_value_t = crate::bot_command::DEFAULT_MAX_LOG_KB, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_log_kb: u64,
+    /// Largest transcript file (MiB): its first and last halves are kept, with a line saying
+    /// how many bytes were dropped between them.
+    #[arg(long, default_value_t = crate::referee::DEFAULT_MAX_TRANSCRIPT_MB, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_transcript_mb: u64,
     #[command(flatten)]
     pub table: TableArgs,
     #[command(flatten)]

@@ -104,6 +104,7 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
                 limits,
             });
             spec.hidden = hidden.clone();
+            spec.stderr_keep_bytes = bot_command::log_keep_bytes(args.max_log_kb);
             SeatConfig {
                 spec,
                 bot_seed: None,
@@ -125,6 +126,7 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         exit_grace: Duration::from_millis(500),
         replay: args.replay.clone(),
         transcripts: args.transcripts.clone(),
+        transcript_max_bytes: args.max_transcript_mb.saturating_mul(1 << 20),
     };
     let cancel = CancellationToken::new();
     crate::signals::cancel_on_signal(cancel.clone());
@@ -138,21 +140,111 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         }
         Err(e) => return Err(e.into()),
     };
+    let logs_kept = args.logs.is_some();
     if args.json {
-        let mut summary = summary_json(&result);
+        let mut summary = summary_json(&result, logs_kept);
         // The arena's own peak memory: bots must not be able to make it grow.
         summary["arena_max_rss_kb"] = crate::bot::peak_rss_kb().into();
         summary["sandbox"] = serde_json::to_value(&protection)?;
         crate::output::print(&format!("{summary}\n"))?;
     } else {
         let text = summary_text(&result, args.replay.as_deref());
-        crate::output::print(&format!("{text}{}\n", protection.line()))?;
+        let failures = failures_text(&result, config.max_restarts, logs_kept);
+        crate::output::print(&format!("{text}{failures}{}\n", protection.line()))?;
     }
-    Ok(())
+    disabled_exit(&result)
 }
 
-/// The `--json` summary: one object, per bot its name, seat, net chips and faults.
-pub fn summary_json(result: &MatchResult) -> serde_json::Value {
+/// Exit code 5 when a seat was disabled: the match was played, but not by all of its bots.
+fn disabled_exit(result: &MatchResult) -> anyhow::Result<()> {
+    let disabled: Vec<String> = result
+        .seats
+        .iter()
+        .filter_map(|s| {
+            let hand = s.disabled_before_hand?;
+            let how = if s.starts == 0 {
+                "never started"
+            } else {
+                "was disabled"
+            };
+            Some(format!(
+                "seat {} ({}) {how} (disabled before hand {hand})",
+                s.seat, s.name
+            ))
+        })
+        .collect();
+    if disabled.is_empty() {
+        return Ok(());
+    }
+    Err(Exit::new(
+        ExitKind::BotDisabled,
+        format!(
+            "{}; the arena packed for it from then on (see the summary for why)",
+            disabled.join("; ")
+        ),
+    )
+    .into())
+}
+
+/// For every seat whose bot failed to start or stopped working: what happened last, and the
+/// last lines of its stderr. Empty when every bot played the whole match.
+pub fn failures_text(result: &MatchResult, max_restarts: u32, logs_kept: bool) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    for s in &result.seats {
+        let Some(failure) = &s.last_failure else {
+            continue;
+        };
+        let who = format!("seat {} ({})", s.seat, s.name);
+        let _ = writeln!(out);
+        match s.disabled_before_hand {
+            Some(hand) if s.starts == 0 => {
+                let _ = writeln!(
+                    out,
+                    "{who} NEVER STARTED: disabled before hand {hand} after {} attempts \
+                     (--max-restarts {max_restarts}); the arena packed for it every hand",
+                    max_restarts + 1
+                );
+            }
+            Some(hand) => {
+                let _ = writeln!(
+                    out,
+                    "{who} WAS DISABLED before hand {hand}, out of restarts \
+                     (--max-restarts {max_restarts}); the arena packed for it from then on"
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "{who} stopped working {} (restarted {}x)",
+                    plural(s.failures, "time"),
+                    s.restarts
+                );
+            }
+        }
+        let _ = writeln!(out, "  last: hand {}: {}", failure.hand, failure.reason());
+        out.push_str(&crate::bot::stderr_block(failure.stderr.as_deref(), "  "));
+        if logs_kept {
+            let _ = writeln!(out, "  full log: {}", failure.log.display());
+        } else {
+            let _ = writeln!(out, "  (--logs DIR keeps every bot's whole stderr)");
+        }
+    }
+    out
+}
+
+fn plural(n: u32, word: &str) -> String {
+    if n == 1 {
+        format!("{n} {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// The `--json` summary: one object, per bot its name, seat, net chips and faults, and for a
+/// bot that failed to start or stopped working, how (`last_failure`, with the last lines of
+/// its stderr) and whether its seat was disabled.
+pub fn summary_json(result: &MatchResult, logs_kept: bool) -> serde_json::Value {
     serde_json::json!({
         "game": result.game,
         "hands": result.hands,
@@ -167,6 +259,15 @@ pub fn summary_json(result: &MatchResult) -> serde_json::Value {
             "restarts": s.restarts,
             "decisions": s.decisions,
             "mean_decision_ms": if s.decisions == 0 { 0.0 } else { s.decision_ms as f64 / s.decisions as f64 },
+            "disabled_before_hand": s.disabled_before_hand,
+            "never_started": s.starts == 0,
+            "last_failure": s.last_failure.as_ref().map(|f| serde_json::json!({
+                "hand": f.hand,
+                "fault": f.kind,
+                "detail": f.detail,
+                "stderr": f.stderr,
+                "log": logs_kept.then(|| f.log.display().to_string()),
+            })),
         })).collect::<Vec<_>>(),
     })
 }

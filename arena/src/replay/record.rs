@@ -113,6 +113,11 @@ pub enum Record {
         detail: String,
         #[serde(skip_serializing_if = "Option::is_none", default)]
         line: Option<String>,
+        /// For a fault that ended the bot's process (a failed start, a crash): the last lines
+        /// of its stderr (at most 20 lines and 4 KiB; `bot::excerpt`), if it wrote any.
+        /// Absent from replays of arenas before it existed, which read as before.
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        stderr: Option<String>,
     },
     /// The last line: the match result.
     Result(MatchResult),

@@ -170,6 +170,7 @@ fn match_config(t: &Tournament, m: &ScheduledMatch, out: &OutputDir) -> MatchCon
         exit_grace: Duration::from_millis(500),
         replay: Some(out.replay_path(m.index)),
         transcripts: None,
+        transcript_max_bytes: 0,
     }
 }
 
