@@ -60,6 +60,10 @@ pub enum Command {
         /// bots, especially on virtual machines; a bot can then use only that CPU.
         #[arg(long)]
         affinity: bool,
+        /// Largest stderr log per bot process (KiB; default: the file's `[limits]
+        /// max_log_kb`, else 128): its first and last halves are kept.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        max_log_kb: Option<u64>,
     },
     /// Play at the terminal against bots.
     Play(PlayArgs),
@@ -77,6 +81,10 @@ pub enum Command {
         /// Print the checks as JSON.
         #[arg(long)]
         json: bool,
+        /// Keep the bot's stderr log of each scenario in this directory
+        /// (`01-classic-blind-and-seen-bets-see-show.stderr.log`, ...; default: discarded).
+        #[arg(long, value_name = "DIR")]
+        logs: Option<PathBuf>,
         /// The bot's command, after `--`: `arena check-bot -- python3 my_bot.py`.
         #[arg(last = true, required = true, value_name = "CMD")]
         command: Vec<String>,
