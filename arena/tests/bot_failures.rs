@@ -39,7 +39,9 @@ fn a_missing_script_shows_pythons_message_in_the_summary_and_exits_5() {
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(5), "{text}\n{}", stderr(&out));
     assert!(
-        text.contains("seat 0 (no_such_bot) NEVER STARTED: disabled before hand 1 after 2 attempts"),
+        text.contains(
+            "seat 0 (no_such_bot) NEVER STARTED: disabled before hand 1 after 2 attempts"
+        ),
         "{text}"
     );
     assert!(text.contains("last: hand 0: startup fault"), "{text}");
@@ -51,7 +53,14 @@ fn a_missing_script_shows_pythons_message_in_the_summary_and_exits_5() {
     assert!(stderr_line.contains("no_such_bot.py"), "{text}");
     // The table still comes first, and the sandbox line last.
     assert!(text.starts_with("classic match, 4 hands, seed 5"), "{text}");
-    assert!(text.trim_end().lines().last().unwrap().starts_with("sandbox "), "{text}");
+    assert!(
+        text.trim_end()
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("sandbox "),
+        "{text}"
+    );
     let message = stderr(&out);
     assert!(
         message.contains("seat 0 (no_such_bot) never started (disabled before hand 1)"),
@@ -76,7 +85,10 @@ fn a_missing_script_shows_pythons_message_in_the_json_summary() {
     assert_eq!(failure["hand"], 0, "{seat}");
     assert_eq!(failure["fault"], "startup", "{seat}");
     assert!(
-        failure["detail"].as_str().unwrap().contains("no hello answer"),
+        failure["detail"]
+            .as_str()
+            .unwrap()
+            .contains("no hello answer"),
         "{seat}"
     );
     assert!(
@@ -98,7 +110,10 @@ fn a_bot_that_plays_the_whole_match_exits_0_with_no_failure_block() {
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(!text.contains("stderr"), "{text}");
-    assert!(!text.contains("DISABLED") && !text.contains("NEVER"), "{text}");
+    assert!(
+        !text.contains("DISABLED") && !text.contains("NEVER"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -120,7 +135,10 @@ fn play_stops_when_a_bot_does_not_start_and_shows_why() {
         .expect("the arena runs");
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(5), "{text}\n{}", stderr(&out));
-    assert!(text.contains("no_such_bot did not start: startup fault"), "{text}");
+    assert!(
+        text.contains("no_such_bot did not start: startup fault"),
+        "{text}"
+    );
     assert!(text.contains(NO_SUCH_FILE), "{text}");
     assert!(!text.contains("Your cards"), "no hand is dealt: {text}");
     assert!(stderr(&out).contains("check-bot"), "{}", stderr(&out));
@@ -145,12 +163,19 @@ fn check_bot_shows_pythons_message_and_keeps_the_log_with_logs() {
     assert!(report.contains("FAIL  handshake"), "{report}");
     assert!(report.contains("its last stderr lines:"), "{report}");
     assert!(report.contains(NO_SUCH_FILE), "{report}");
-    let log = std::fs::read_to_string(logs.join("01-classic-blind-and-seen-bets-see-show.stderr.log"))
-        .expect("the scenario's log is kept");
+    let log =
+        std::fs::read_to_string(logs.join("01-classic-blind-and-seen-bets-see-show.stderr.log"))
+            .expect("the scenario's log is kept");
     assert!(log.contains(NO_SUCH_FILE), "{log}");
     // And as JSON.
     let out = run_arena(&[
-        "check-bot", "--game", "classic", "--json", "--", "python3", "no_such_bot.py",
+        "check-bot",
+        "--game",
+        "classic",
+        "--json",
+        "--",
+        "python3",
+        "no_such_bot.py",
     ]);
     let checks: Value = serde_json::from_str(&stdout(&out)).expect("JSON checks");
     assert!(
@@ -169,8 +194,14 @@ fn check_bot_shows_the_end_of_a_crashing_bots_traceback() {
         .find("crashed fault: the bot exited")
         .unwrap_or_else(|| panic!("a crash is reported: {report}"));
     let after = &report[at..];
-    assert!(after.contains("        | Traceback (most recent call last):"), "{report}");
-    assert!(after.contains("        | KeyError: 'opponent_cards'"), "{report}");
+    assert!(
+        after.contains("        | Traceback (most recent call last):"),
+        "{report}"
+    );
+    assert!(
+        after.contains("        | KeyError: 'opponent_cards'"),
+        "{report}"
+    );
 }
 
 #[test]
@@ -187,7 +218,10 @@ fn a_crashing_bots_traceback_is_in_the_replay_and_the_summary() {
     let text = stdout(&out);
     assert!(processes_with(&mark).is_empty());
     assert_eq!(out.status.code(), Some(5), "{text}\n{}", stderr(&out));
-    assert!(text.contains("seat 0 (traceback_crash) WAS DISABLED before hand"), "{text}");
+    assert!(
+        text.contains("seat 0 (traceback_crash) WAS DISABLED before hand"),
+        "{text}"
+    );
     assert!(text.contains("  | KeyError: 'opponent_cards'"), "{text}");
 
     let records: Vec<Value> = std::fs::read_to_string(&replay)
@@ -201,7 +235,9 @@ fn a_crashing_bots_traceback_is_in_the_replay_and_the_summary() {
         .collect();
     assert_eq!(crashes.len(), 2, "the first process and its restart");
     for crash in &crashes {
-        let tail = crash["stderr"].as_str().expect("the fault record has the stderr");
+        let tail = crash["stderr"]
+            .as_str()
+            .expect("the fault record has the stderr");
         assert!(tail.ends_with("KeyError: 'opponent_cards'"), "{tail}");
         assert!(tail.len() <= 4096 && tail.lines().count() <= 20, "{tail}");
     }
@@ -209,7 +245,10 @@ fn a_crashing_bots_traceback_is_in_the_replay_and_the_summary() {
     assert!(shown.status.success(), "{}", stderr(&shown));
     let history = stdout(&shown);
     assert!(history.contains("    its last stderr lines:"), "{history}");
-    assert!(history.contains("    | KeyError: 'opponent_cards'"), "{history}");
+    assert!(
+        history.contains("    | KeyError: 'opponent_cards'"),
+        "{history}"
+    );
     let verify = run_arena(&["replay", "verify", replay.to_str().unwrap()]);
     assert!(verify.status.success(), "{}", stderr(&verify));
 }
@@ -238,8 +277,8 @@ fn a_restarted_seat_keeps_the_log_of_every_process() {
         "seat0-crash_mid_hand.restart2.stderr.log",
     ];
     for name in names {
-        let log = std::fs::read_to_string(logs.join(name))
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let log =
+            std::fs::read_to_string(logs.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(
             log.matches("crash_mid_hand: exiting with status 3").count(),
             1,
@@ -277,13 +316,20 @@ fn a_flood_of_stale_lines_keeps_the_transcript_under_its_cap() {
     );
     assert!(out.status.success(), "{}", stderr(&out));
     let summary: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
-    assert_eq!(summary["bots"][0]["faults"], serde_json::json!({}), "{summary}");
+    assert_eq!(
+        summary["bots"][0]["faults"],
+        serde_json::json!({}),
+        "{summary}"
+    );
     let path = transcripts.join("seat0.txt");
     let size = std::fs::metadata(&path).unwrap().len();
     // The cap, and one line saying what was dropped.
     assert!(size <= (1 << 20) + 64, "{size} bytes");
     let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
-    assert!(text.starts_with(">> {\"type\":\"hello\""), "the head is kept");
+    assert!(
+        text.starts_with(">> {\"type\":\"hello\""),
+        "the head is kept"
+    );
     let dropped: u64 = text
         .lines()
         .find_map(|l| {
@@ -295,7 +341,11 @@ fn a_flood_of_stale_lines_keeps_the_transcript_under_its_cap() {
         .expect("a line says how much was dropped");
     assert!(dropped > 4 << 20, "{dropped} bytes dropped");
     assert!(
-        text.trim_end().lines().last().unwrap().starts_with(">> {\"type\":\"match_end\""),
+        text.trim_end()
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with(">> {\"type\":\"match_end\""),
         "the tail is kept to the last line"
     );
 }

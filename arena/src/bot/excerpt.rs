@@ -24,10 +24,11 @@ impl StderrSummary {
 pub fn excerpt(tail: &str, cut: bool) -> Option<String> {
     let mut text = tail;
     // A tail cut by bytes starts mid-line: drop that fragment when whole lines follow it.
-    if cut && let Some(newline) = text.find('\n') {
-        if !text[newline + 1..].trim().is_empty() {
-            text = &text[newline + 1..];
-        }
+    if cut
+        && let Some(newline) = text.find('\n')
+        && !text[newline + 1..].trim().is_empty()
+    {
+        text = &text[newline + 1..];
     }
     let lines: Vec<&str> = text.trim_end().lines().collect();
     let first = lines.len().saturating_sub(EXCERPT_LINES);
