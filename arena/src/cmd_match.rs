@@ -163,12 +163,12 @@ fn disabled_exit(result: &MatchResult) -> anyhow::Result<()> {
         .filter_map(|s| {
             let hand = s.disabled_before_hand?;
             let how = if s.starts == 0 {
-                "never started"
+                "never started and was disabled"
             } else {
                 "was disabled"
             };
             Some(format!(
-                "seat {} ({}) {how} (disabled before hand {hand})",
+                "seat {} ({}) {how} before hand {hand}",
                 s.seat, s.name
             ))
         })

@@ -63,7 +63,7 @@ fn a_missing_script_shows_pythons_message_in_the_summary_and_exits_5() {
     );
     let message = stderr(&out);
     assert!(
-        message.contains("seat 0 (no_such_bot) never started (disabled before hand 1)"),
+        message.contains("seat 0 (no_such_bot) never started and was disabled before hand 1"),
         "{message}"
     );
 }
