@@ -349,3 +349,37 @@ fn a_flood_of_stale_lines_keeps_the_transcript_under_its_cap() {
         "the tail is kept to the last line"
     );
 }
+
+#[test]
+fn max_log_kb_caps_a_bots_stderr_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let logs = dir.path().join("logs");
+    let random = sample_bot("random-bot");
+    // 300 000 bytes of stderr before it plays well.
+    let bot = format!("sh -c 'head -c 300000 /dev/zero | tr \"\\0\" x >&2; exec {random}'");
+    let out = match_against_random(
+        &bot,
+        "2",
+        &[
+            "--name",
+            "flood",
+            "--sandbox",
+            "none",
+            "--max-log-kb",
+            "8",
+            "--logs",
+            logs.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let log = std::fs::read_to_string(logs.join("seat0-flood.stderr.log")).unwrap();
+    let dropped = 300_000 - 8192;
+    assert_eq!(
+        log,
+        format!(
+            "{}\n[... {dropped} bytes dropped ...]\n{}",
+            "x".repeat(4096),
+            "x".repeat(4096)
+        )
+    );
+}
