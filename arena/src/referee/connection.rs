@@ -85,16 +85,13 @@ impl Connection {
         transcript: Option<(&std::path::Path, u64)>,
     ) -> Result<Connection, Result<SpawnError, SeatFault>> {
         let started = Instant::now();
-        let mut transcript =
-            transcript.and_then(
-                |(path, max_bytes)| match Transcript::create(path, max_bytes) {
-                    Ok(t) => Some(t),
-                    Err(e) => {
-                        tracing::warn!("cannot write the transcript {}: {e}", path.display());
-                        None
-                    }
-                },
-            );
+        let mut transcript = transcript.and_then(|(path, max_bytes)| {
+            Transcript::create(path, max_bytes)
+                .inspect_err(|e| {
+                    tracing::warn!("cannot write the transcript {}: {e}", path.display())
+                })
+                .ok()
+        });
         let mut process = BotProcess::spawn(spec).map_err(Ok)?;
         let parsed = match Self::handshake(&mut process, hello, &mut transcript, started).await {
             Ok(parsed) => parsed,
