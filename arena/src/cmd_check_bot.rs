@@ -42,10 +42,15 @@ pub async fn run(
             limits: bot_command::DEFAULT_LIMITS,
         });
         spec.stderr_log = log_dir.join(log_name(i, &scenario.name));
-        let results = run_scenario(&spec, scenario, time).await;
+        let mut results = run_scenario(&spec, scenario, time).await;
         let cannot_start = results
             .iter()
             .any(|c| c.name == "handshake" && c.outcome == Outcome::Fail);
+        if cannot_start && let Some(note) = bot_command::missing_file_note(&argv, &cwd) {
+            for c in results.iter_mut().filter(|c| c.name == "handshake") {
+                c.note = Some(note.clone());
+            }
+        }
         checks.extend(results);
         if cannot_start && i == 0 {
             break; // the same failure would repeat for every scenario

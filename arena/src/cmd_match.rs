@@ -89,6 +89,14 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         .collect();
     let sandbox = args.limits.sandbox_level();
     let protection = crate::bot::SandboxReport::new(sandbox, &limits);
+    let context = FailureContext {
+        max_restarts: args.limits.max_restarts,
+        logs_kept: args.logs.is_some(),
+        notes: argvs
+            .iter()
+            .map(|argv| bot_command::missing_file_note(argv, &cwd))
+            .collect(),
+    };
     let seats = argvs
         .into_iter()
         .zip(&names)
@@ -140,16 +148,15 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         }
         Err(e) => return Err(e.into()),
     };
-    let logs_kept = args.logs.is_some();
     if args.json {
-        let mut summary = summary_json(&result, logs_kept);
+        let mut summary = summary_json(&result, &context);
         // The arena's own peak memory: bots must not be able to make it grow.
         summary["arena_max_rss_kb"] = crate::bot::peak_rss_kb().into();
         summary["sandbox"] = serde_json::to_value(&protection)?;
         crate::output::print(&format!("{summary}\n"))?;
     } else {
         let text = summary_text(&result, args.replay.as_deref());
-        let failures = failures_text(&result, config.max_restarts, logs_kept);
+        let failures = failures_text(&result, &context);
         crate::output::print(&format!("{text}{failures}{}\n", protection.line()))?;
     }
     disabled_exit(&result)
@@ -186,10 +193,29 @@ fn disabled_exit(result: &MatchResult) -> anyhow::Result<()> {
     .into())
 }
 
+/// What the reports of failed bots need besides the result.
+pub struct FailureContext {
+    pub max_restarts: u32,
+    /// `--logs` was given: the log files are still there after the match.
+    pub logs_kept: bool,
+    /// Per seat, [`bot_command::missing_file_note`] of its command line.
+    pub notes: Vec<Option<String>>,
+}
+
+impl FailureContext {
+    /// The note for a seat whose bot never started.
+    fn note(&self, seat: &crate::referee::SeatResult) -> Option<&str> {
+        (seat.starts == 0)
+            .then(|| self.notes.get(seat.seat)?.as_deref())
+            .flatten()
+    }
+}
+
 /// For every seat whose bot failed to start or stopped working: what happened last, and the
 /// last lines of its stderr. Empty when every bot played the whole match.
-pub fn failures_text(result: &MatchResult, max_restarts: u32, logs_kept: bool) -> String {
+pub fn failures_text(result: &MatchResult, context: &FailureContext) -> String {
     use std::fmt::Write;
+    let max_restarts = context.max_restarts;
     let mut out = String::new();
     for s in &result.seats {
         let Some(failure) = &s.last_failure else {
@@ -201,9 +227,9 @@ pub fn failures_text(result: &MatchResult, max_restarts: u32, logs_kept: bool) -
             Some(hand) if s.starts == 0 => {
                 let _ = writeln!(
                     out,
-                    "{who} NEVER STARTED: disabled before hand {hand} after {} attempts \
+                    "{who} NEVER STARTED: disabled before hand {hand} after {} \
                      (--max-restarts {max_restarts}); the arena packed for it every hand",
-                    max_restarts + 1
+                    plural(max_restarts + 1, "attempt")
                 );
             }
             Some(hand) => {
@@ -224,7 +250,10 @@ pub fn failures_text(result: &MatchResult, max_restarts: u32, logs_kept: bool) -
         }
         let _ = writeln!(out, "  last: hand {}: {}", failure.hand, failure.reason());
         out.push_str(&crate::bot::stderr_block(failure.stderr.as_deref(), "  "));
-        if logs_kept {
+        if let Some(note) = context.note(s) {
+            let _ = writeln!(out, "  note: {note}");
+        }
+        if context.logs_kept {
             let _ = writeln!(out, "  full log: {}", failure.log.display());
         } else {
             let _ = writeln!(out, "  (--logs DIR keeps every bot's whole stderr)");
@@ -244,7 +273,7 @@ fn plural(n: u32, word: &str) -> String {
 /// The `--json` summary: one object, per bot its name, seat, net chips and faults, and for a
 /// bot that failed to start or stopped working, how (`last_failure`, with the last lines of
 /// its stderr) and whether its seat was disabled.
-pub fn summary_json(result: &MatchResult, logs_kept: bool) -> serde_json::Value {
+pub fn summary_json(result: &MatchResult, context: &FailureContext) -> serde_json::Value {
     serde_json::json!({
         "game": result.game,
         "hands": result.hands,
@@ -266,7 +295,8 @@ pub fn summary_json(result: &MatchResult, logs_kept: bool) -> serde_json::Value 
                 "fault": f.kind,
                 "detail": f.detail,
                 "stderr": f.stderr,
-                "log": logs_kept.then(|| f.log.display().to_string()),
+                "log": context.logs_kept.then(|| f.log.display().to_string()),
+                "note": context.note(s),
             })),
         })).collect::<Vec<_>>(),
     })

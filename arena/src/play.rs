@@ -181,6 +181,10 @@ pub async fn play<R: BufRead, W: Write>(
                     "{}",
                     crate::bot::stderr_block(fault.stderr.as_deref(), "  ")
                 )?;
+                let cwd = std::env::current_dir().unwrap_or_default();
+                if let Some(note) = crate::bot_command::missing_file_note(&spec.argv, &cwd) {
+                    writeln!(console.output, "  note: {note}")?;
+                }
             }
         }
     }

@@ -51,6 +51,11 @@ fn a_missing_script_shows_pythons_message_in_the_summary_and_exits_5() {
         .unwrap_or_else(|| panic!("Python's message is in the summary: {text}"));
     assert!(stderr_line.starts_with("  | "), "{text}");
     assert!(stderr_line.contains("no_such_bot.py"), "{text}");
+    // And what the arena makes of it: the script is not where the arena was run.
+    assert!(
+        text.contains("  note: `no_such_bot.py` is not a file in "),
+        "{text}"
+    );
     // The table still comes first, and the sandbox line last.
     assert!(text.starts_with("classic match, 4 hands, seed 5"), "{text}");
     assert!(
@@ -93,6 +98,13 @@ fn a_missing_script_shows_pythons_message_in_the_json_summary() {
     );
     assert!(
         failure["stderr"].as_str().unwrap().contains(NO_SUCH_FILE),
+        "{seat}"
+    );
+    assert!(
+        failure["note"]
+            .as_str()
+            .unwrap()
+            .starts_with("`no_such_bot.py` is not a file in "),
         "{seat}"
     );
     // Without --logs the log is gone with the match: no path to a file that is not there.
@@ -140,6 +152,10 @@ fn play_stops_when_a_bot_does_not_start_and_shows_why() {
         "{text}"
     );
     assert!(text.contains(NO_SUCH_FILE), "{text}");
+    assert!(
+        text.contains("  note: `no_such_bot.py` is not a file in "),
+        "{text}"
+    );
     assert!(!text.contains("Your cards"), "no hand is dealt: {text}");
     assert!(stderr(&out).contains("check-bot"), "{}", stderr(&out));
 }
@@ -163,6 +179,10 @@ fn check_bot_shows_pythons_message_and_keeps_the_log_with_logs() {
     assert!(report.contains("FAIL  handshake"), "{report}");
     assert!(report.contains("its last stderr lines:"), "{report}");
     assert!(report.contains(NO_SUCH_FILE), "{report}");
+    assert!(
+        report.contains("        note:     `no_such_bot.py` is not a file in "),
+        "{report}"
+    );
     let log =
         std::fs::read_to_string(logs.join("01-classic-blind-and-seen-bets-see-show.stderr.log"))
             .expect("the scenario's log is kept");

@@ -40,6 +40,10 @@ pub struct Check {
     /// badly): the last lines of its stderr, if it wrote any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stderr: Option<String>,
+    /// A likely cause, when the arena sees one (a script missing from the current
+    /// directory).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 fn describe_legal(legal: &[LegalAction]) -> String {
@@ -86,6 +90,7 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
         sent: None,
         expected: None,
         stderr: None,
+        note: None,
     };
     let seats = scenario.seats;
     let hello = Hello {
