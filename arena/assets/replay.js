@@ -334,6 +334,7 @@
   function describeFault(r) {
     const parts = ['Fault (' + r.fault.replace(/_/g, ' ') + ') by ', { seat: r.seat }, ': ' + r.detail];
     if (r.line) parts.push(' \u2014 sent: ' + r.line);
+    if (r.stderr) parts.push({ stderr: r.stderr });
     return { kind: 'fault', parts, cls: 'fault' };
   }
 
@@ -439,8 +440,17 @@
       else if ('seat' in part) node.append(el('span', { class: 'who', text: match.names[part.seat] + ' [' + part.seat + ']' }));
       else if ('cards' in part) node.append(inlineCards(part.cards));
       else if ('value' in part) node.append(describeValue(part.value));
+      else if ('stderr' in part) node.append(stderrBlock(part.stderr));
     }
     return node;
+  }
+
+  // The last lines of a failed bot's stderr (a fault record's `stderr`), folded.
+  function stderrBlock(text) {
+    return el('details', { class: 'stderr', 'data-testid': 'fault-stderr' }, [
+      el('summary', { text: 'its last stderr lines' }),
+      el('pre', { text }),
+    ]);
   }
 
   // ---------------------------------------------------------------- the viewer

@@ -34,6 +34,12 @@ pub fn render(command: &str, checks: &[Check]) -> String {
         if let Some(expected) = &c.expected {
             let _ = writeln!(out, "        expected: {expected}");
         }
+        if let Some(stderr) = &c.stderr {
+            out.push_str(&crate::bot::stderr_block(Some(stderr), "        "));
+        }
+        if let Some(note) = &c.note {
+            let _ = writeln!(out, "        note:     {note}");
+        }
     }
     let count = |o| checks.iter().filter(|c| c.outcome == o).count();
     let _ = writeln!(

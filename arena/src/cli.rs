@@ -65,6 +65,10 @@ pub enum Command {
         /// bots, especially on virtual machines; a bot can then use only that CPU.
         #[arg(long)]
         affinity: bool,
+        /// Largest stderr log per bot process (KiB; default: the file's `[limits]
+        /// max_log_kb`, else 128): its first and last halves are kept.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        max_log_kb: Option<u64>,
     },
     /// Play at the terminal against bots.
     Play(PlayArgs),
@@ -82,6 +86,10 @@ pub enum Command {
         /// Print the checks as JSON.
         #[arg(long)]
         json: bool,
+        /// Keep the bot's stderr log of each scenario in this directory
+        /// (`01-classic-blind-and-seen-bets-see-show.stderr.log`, ...; default: discarded).
+        #[arg(long, value_name = "DIR")]
+        logs: Option<PathBuf>,
         /// The bot's command, after `--`: `arena check-bot -- python3 my_bot.py`.
         #[arg(last = true, required = true, value_name = "CMD")]
         command: Vec<String>,
@@ -165,9 +173,18 @@ pub struct MatchArgs {
     /// (`seat0.txt`, ...: `>>` arena to bot, `<<` bot to arena).
     #[arg(long, value_name = "DIR")]
     pub transcripts: Option<PathBuf>,
-    /// Keep each bot's stderr log in this directory (default: discarded after the match).
+    /// Keep each bot's stderr log in this directory (default: discarded after the match);
+    /// every process of a restarted seat has its own (`seat0-NAME.restart1.stderr.log`, ...).
     #[arg(long, value_name = "DIR")]
     pub logs: Option<PathBuf>,
+    /// Largest stderr log per bot process (KiB): its first and last halves are kept, with a
+    /// line saying how many bytes were dropped between them.
+    #[arg(long, default_value_t = crate::bot_command::DEFAULT_MAX_LOG_KB, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_log_kb: u64,
+    /// Largest transcript file (MiB): its first and last halves are kept, with a line saying
+    /// how many bytes were dropped between them.
+    #[arg(long, default_value_t = crate::referee::DEFAULT_MAX_TRANSCRIPT_MB, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_transcript_mb: u64,
     #[command(flatten)]
     pub table: TableArgs,
     #[command(flatten)]

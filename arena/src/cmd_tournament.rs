@@ -20,8 +20,12 @@ pub async fn tournament(
     shard: Option<(u64, u64)>,
     quiet: bool,
     affinity: bool,
+    max_log_kb: Option<u64>,
 ) -> anyhow::Result<()> {
-    let t = Tournament::load(file).map_err(|e| Exit::new(ExitKind::BadInput, e.to_string()))?;
+    let mut t = Tournament::load(file).map_err(|e| Exit::new(ExitKind::BadInput, e.to_string()))?;
+    if let Some(kb) = max_log_kb {
+        t.max_log_kb = kb;
+    }
     let jobs = jobs.unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map(|n| n.get())

@@ -119,13 +119,18 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             shard,
             quiet,
             affinity,
-        } => arena::cmd_tournament::tournament(&file, jobs, out, shard, quiet, affinity).await?,
+            max_log_kb,
+        } => {
+            arena::cmd_tournament::tournament(&file, jobs, out, shard, quiet, affinity, max_log_kb)
+                .await?
+        }
         Command::Play(args) => arena::cmd_play::run(args).await?,
         Command::CheckBot {
             game,
             startup_ms,
             decision_ms,
             json,
+            logs,
             command,
         } => {
             let time = protocol::TimeLimits {
@@ -133,7 +138,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 decision_ms,
                 bank_ms: 0,
             };
-            arena::cmd_check_bot::run(game, &command, time, json).await?
+            arena::cmd_check_bot::run(game, &command, time, json, logs.as_deref()).await?
         }
         Command::Standings { dir } => arena::cmd_tournament::show_standings(&dir)?,
         Command::Report { dir, out } => arena::html::cmd_report(&dir, &out)?,

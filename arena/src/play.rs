@@ -151,6 +151,7 @@ pub async fn play<R: BufRead, W: Write>(
         names[seat] = spec.name.clone();
     }
     let mut connections: Vec<Option<Connection>> = (0..n).map(|_| None).collect();
+    let mut not_started = 0;
     for (spec, &seat) in config.bots.iter().zip(&bot_seats) {
         let hello = Hello {
             protocol: PROTOCOL_VERSION,
@@ -168,13 +169,37 @@ pub async fn play<R: BufRead, W: Write>(
             Ok(c) => connections[seat] = Some(c),
             Err(Ok(spawn)) => return Err(spawn.into()),
             Err(Err(fault)) => {
+                // A game against a bot that cannot play teaches nothing: say why, and stop.
+                not_started += 1;
                 writeln!(
                     console.output,
-                    "{} did not start ({}); it will pack",
-                    spec.name, fault.detail
+                    "{} did not start: {} fault: {}",
+                    spec.name, fault.kind, fault.detail
                 )?;
+                write!(
+                    console.output,
+                    "{}",
+                    crate::bot::stderr_block(fault.stderr.as_deref(), "  ")
+                )?;
+                let cwd = std::env::current_dir().unwrap_or_default();
+                if let Some(note) = crate::bot_command::missing_file_note(&spec.argv, &cwd) {
+                    writeln!(console.output, "  note: {note}")?;
+                }
             }
         }
+    }
+    if not_started > 0 {
+        for c in connections.into_iter().flatten() {
+            c.close(Duration::ZERO).await;
+        }
+        return Err(crate::exit::Exit::new(
+            crate::exit::ExitKind::BotDisabled,
+            format!(
+                "{not_started} bot(s) did not start (see above); `arena check-bot -- CMD` \
+                 checks a bot on its own"
+            ),
+        )
+        .into());
     }
     writeln!(
         console.output,
@@ -238,8 +263,23 @@ pub async fn play<R: BufRead, W: Write>(
                                 "  ! {} fault: {}",
                                 names[seat], fault.detail
                             )?;
-                            if fault.broken {
-                                connections[seat] = None;
+                            if fault.broken
+                                && let Some(c) = connections[seat].take()
+                            {
+                                let exit = c.close(Duration::ZERO).await;
+                                writeln!(
+                                    console.output,
+                                    "  ! {} stopped working; the arena plays its seat from now on",
+                                    names[seat]
+                                )?;
+                                write!(
+                                    console.output,
+                                    "{}",
+                                    crate::bot::stderr_block(
+                                        exit.stderr.excerpt().as_deref(),
+                                        "    "
+                                    )
+                                )?;
                             }
                             None
                         }

@@ -13,4 +13,5 @@ mod transcript;
 pub use connection::{Asked, Connection, SeatFault};
 pub use match_config::{MatchConfig, SeatConfig, bot_seed, hello_seed, seat_hello_seed};
 pub use match_runner::{MatchError, fallback, run_match};
-pub use result::{MatchResult, SeatResult};
+pub use result::{BotFailure, MatchResult, SeatResult};
+pub use transcript::DEFAULT_MAX_TRANSCRIPT_MB;

@@ -35,8 +35,9 @@ fn play(test: &str, zoo_bot: &str, game: &str, hands: &str, extra: &[&str]) -> V
     let started = std::time::Instant::now();
     let out = run_arena(&args);
     assert!(
-        out.status.success(),
-        "the match must be played whatever the bot does: {}",
+        common::match_played(&out),
+        "the match must be played whatever the bot does ({}): {}",
+        out.status,
         stderr(&out)
     );
     // Bounded time: generous for a loaded machine, far below "hung".
@@ -99,6 +100,16 @@ fn a_bot_that_crashes_mid_hand_is_restarted_then_disabled() {
     );
     assert!(faults(&seat, "crashed") >= 1, "{seat}");
     assert_eq!(seat["restarts"], 2, "{seat}");
+    assert!(seat["disabled_before_hand"].is_u64(), "{seat}");
+    assert_eq!(seat["never_started"], false, "{seat}");
+    let failure = &seat["last_failure"];
+    assert_eq!(failure["fault"], "crashed", "{seat}");
+    assert!(
+        failure["stderr"]
+            .as_str()
+            .is_some_and(|s| s.contains("crash_mid_hand: exiting with status 3")),
+        "{seat}"
+    );
 }
 
 #[test]
@@ -114,6 +125,12 @@ fn a_bot_that_exits_at_start_is_a_startup_fault() {
         faults(&seat, "startup"),
         2,
         "first start and one restart: {seat}"
+    );
+    assert_eq!(seat["never_started"], true, "{seat}");
+    assert_eq!(seat["disabled_before_hand"], 1, "{seat}");
+    assert_eq!(
+        seat["last_failure"]["stderr"], "exit_at_start: leaving before hello",
+        "{seat}"
     );
 }
 

@@ -36,6 +36,14 @@ pub struct Check {
     /// For a failure: what was expected.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expected: Option<String>,
+    /// For a failure that ended the bot's process (it did not start, crashed, or exited
+    /// badly): the last lines of its stderr, if it wrote any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stderr: Option<String>,
+    /// A likely cause, when the arena sees one (a script missing from the current
+    /// directory).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 fn describe_legal(legal: &[LegalAction]) -> String {
@@ -81,6 +89,8 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
         detail,
         sent: None,
         expected: None,
+        stderr: None,
+        note: None,
     };
     let seats = scenario.seats;
     let hello = Hello {
@@ -123,6 +133,7 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
         Err(Err(fault)) => {
             let mut c = check("handshake", Outcome::Fail, fault.detail.clone());
             c.sent = fault.line.clone();
+            c.stderr = fault.stderr.clone();
             c.expected = Some(format!(
                 "within {} ms, a line like {{\"type\":\"hello\",\"name\":\"my-bot\",\"version\":\"1.0\"}}",
                 time.startup_ms
@@ -136,7 +147,8 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
     let mut asked: Vec<DecisionKind> = Vec::new();
     let mut next_id = 1;
     let blind_start = scenario.settings.variant.has_blind_play();
-    let mut broken = false;
+    // The check that a broken connection failed: it gets the end of the bot's stderr.
+    let mut broken = None;
     'hands: for index in 0..scenario.hands.len() {
         let (mut hand, events) = scenario.start_hand(index);
         let queue_events = |connection: &mut Connection, events: &[rules::Event]| {
@@ -210,7 +222,7 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
                         c.expected = Some(expected);
                         checks.push(c);
                         if fault.broken {
-                            broken = true;
+                            broken = Some(checks.len() - 1);
                             break 'hands;
                         }
                         apply_fallback(&mut hand, seat, decision.kind)
@@ -236,7 +248,10 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
                 Outcome::Pass,
                 format!("{n} answered with the right id and a legal action (slowest {slowest} ms)"),
             )),
-            None if scenario.meant_for.contains(&kind) && !asked.contains(&kind) && !broken => {
+            None if scenario.meant_for.contains(&kind)
+                && !asked.contains(&kind)
+                && broken.is_none() =>
+            {
                 checks.push(check(
                     &name,
                     Outcome::NotReached,
@@ -246,13 +261,14 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
             None => {}
         }
     }
-    if broken {
+    if let Some(failed) = broken {
         checks.push(check(
             "exits when told",
             Outcome::NotReached,
             "the bot stopped working earlier".into(),
         ));
-        connection.close(Duration::ZERO).await;
+        let exit = connection.close(Duration::ZERO).await;
+        checks[failed].stderr = exit.stderr.excerpt();
         return checks;
     }
     connection.queue(&ArenaMessage::MatchEnd(MatchEnd {
@@ -278,6 +294,7 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
             },
         );
         c.expected = Some("exit with status 0 within 2 s of match_end".into());
+        c.stderr = exit.stderr.excerpt();
         checks.push(c);
     }
     checks

@@ -25,6 +25,10 @@ pub struct SeatFault {
     pub line: Option<String>,
     /// The connection can no longer be used (process gone, stream broken).
     pub broken: bool,
+    /// The last lines of the bot's stderr ([`crate::bot::StderrSummary::excerpt`]), once its
+    /// process has ended: set for a failed handshake by [`Connection::start`], and by whoever
+    /// closes a broken connection.
+    pub stderr: Option<String>,
 }
 
 impl SeatFault {
@@ -34,6 +38,7 @@ impl SeatFault {
             detail: detail.into(),
             line: None,
             broken,
+            stderr: None,
         }
     }
 
@@ -73,27 +78,58 @@ pub struct Connection {
 impl Connection {
     /// Starts the bot and performs the handshake. A program that cannot be started is an
     /// `Err(Ok(SpawnError))`; a bot that starts but fails the handshake is `Err(Err(fault))`.
+    /// `transcript`: where to write one, and its largest size.
     pub async fn start(
         spec: &BotSpec,
         hello: &Hello,
-        transcript: Option<&std::path::Path>,
+        transcript: Option<(&std::path::Path, u64)>,
     ) -> Result<Connection, Result<SpawnError, SeatFault>> {
         let started = Instant::now();
-        let mut transcript = transcript.and_then(|path| match Transcript::create(path) {
-            Ok(t) => Some(t),
-            Err(e) => {
-                tracing::warn!("cannot write the transcript {}: {e}", path.display());
-                None
-            }
+        let mut transcript = transcript.and_then(|(path, max_bytes)| {
+            Transcript::create(path, max_bytes)
+                .inspect_err(|e| {
+                    tracing::warn!("cannot write the transcript {}: {e}", path.display())
+                })
+                .ok()
         });
         let mut process = BotProcess::spawn(spec).map_err(Ok)?;
+        let parsed = match Self::handshake(&mut process, hello, &mut transcript, started).await {
+            Ok(parsed) => parsed,
+            Err(mut fault) => {
+                // The bot's own words on why it did not start (a missing script, an import
+                // error) are on its stderr, readable once it is gone.
+                let exit = process.shutdown(Duration::ZERO).await;
+                fault.stderr = exit.stderr.excerpt();
+                return Err(Err(fault));
+            }
+        };
+        Ok(Connection {
+            process,
+            pending: Vec::new(),
+            transcript,
+            decision: Duration::from_millis(hello.time.decision_ms),
+            bank: Duration::from_millis(hello.time.bank_ms),
+            write_timeout: Duration::from_millis(hello.time.decision_ms.max(1000)),
+            hello: parsed,
+            startup: started.elapsed(),
+            wake: Box::pin(tokio::time::sleep_until(Instant::now() + EXIT_POLL)),
+        })
+    }
+
+    /// Sends the hello and reads the bot's answer to it.
+    async fn handshake(
+        process: &mut BotProcess,
+        hello: &Hello,
+        transcript: &mut Option<Transcript>,
+        started: Instant,
+    ) -> Result<BotHello, SeatFault> {
         let startup = Duration::from_millis(hello.time.startup_ms);
         let deadline = started + startup;
         let line = ArenaMessage::Hello(hello.clone()).to_line();
-        if let Some(t) = &mut transcript {
+        if let Some(t) = transcript {
             t.sent(&line);
         }
-        let fail = |kind, detail: String| Err(SeatFault::new(kind, detail, true));
+        let fail = |kind, detail: String| SeatFault::new(kind, detail, true);
         if let Err(e) = process.send_line(&line, deadline).await {
             return Err(fail(
                 FaultKind::Startup,
@@ -117,32 +153,22 @@ impl Connection {
                 ));
             }
         };
-        if let Some(t) = &mut transcript {
+        if let Some(t) = transcript {
             t.received(&answer);
             t.flush();
         }
         let parsed: BotHello = match serde_json::from_str(&answer) {
             Ok(h @ BotHello { .. }) if h.kind == "hello" && !h.name.trim().is_empty() => h,
             _ => {
-                return Err(Err(SeatFault::new(
+                return Err(SeatFault::new(
                     FaultKind::Startup,
                     "expected {\"type\":\"hello\",\"name\":\"...\",\"version\":\"...\"}",
                     true,
                 )
-                .with_line(&answer)));
+                .with_line(&answer));
             }
         };
-        Ok(Connection {
-            process,
-            pending: Vec::new(),
-            transcript,
-            decision: Duration::from_millis(hello.time.decision_ms),
-            bank: Duration::from_millis(hello.time.bank_ms),
-            write_timeout: Duration::from_millis(hello.time.decision_ms.max(1000)),
-            hello: parsed,
-            startup: started.elapsed(),
-            wake: Box::pin(tokio::time::sleep_until(Instant::now() + EXIT_POLL)),
-        })
+        Ok(parsed)
     }
 
     /// Queues a message; it is written with the next request or `flush`.
@@ -287,7 +313,7 @@ impl Connection {
     pub async fn close(mut self, grace: Duration) -> ExitSummary {
         let _ = self.flush().await;
         if let Some(t) = &mut self.transcript {
-            t.flush();
+            t.finish();
         }
         self.process.shutdown(grace).await
     }

@@ -38,6 +38,8 @@ pub struct MatchConfig {
     pub replay: Option<PathBuf>,
     /// A directory for per-seat transcripts of everything said with each bot, if wanted.
     pub transcripts: Option<PathBuf>,
+    /// The largest transcript file, in bytes (its first and last halves are kept).
+    pub transcript_max_bytes: u64,
 }
 
 impl MatchConfig {

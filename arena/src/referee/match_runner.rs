@@ -11,7 +11,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::connection::{Connection, SeatFault};
 use super::match_config::{MatchConfig, SeatConfig, seat_hello_seed};
-use super::result::{MatchResult, SeatResult};
+use super::result::{BotFailure, MatchResult, SeatResult};
 use crate::bot::SpawnError;
 use crate::replay::{ActionSource, BotRecord, BotStatus, Header, Record, ReplayWriter};
 
@@ -48,6 +48,9 @@ struct Seat<'a> {
     connection: Option<Connection>,
     restarts_left: u32,
     disabled: bool,
+    /// The stderr log of the seat's current (or last) process: every process of a restarted
+    /// seat has its own (see [`crate::bot_command::restart_log`]).
+    log: std::path::PathBuf,
     result: SeatResult,
 }
 
@@ -102,6 +105,7 @@ async fn play_match(
                 connection: None,
                 restarts_left: config.max_restarts,
                 disabled: false,
+                log: seat.spec.stderr_log.clone(),
                 result: SeatResult {
                     seat: index,
                     name: seat.spec.name.clone(),
@@ -175,6 +179,7 @@ impl<'a> Referee<'a> {
                                     detail: illegal.to_string(),
                                     line: Some(serde_json::to_string(&action).unwrap_or_default()),
                                     broken: false,
+                                    stderr: None,
                                 };
                                 self.fault(
                                     hand_index,
@@ -278,9 +283,19 @@ impl<'a> Referee<'a> {
             };
             dir.join(format!("seat{seat}{suffix}.txt"))
         });
-        match Connection::start(&self.seats[seat].config.spec, &hello, transcript.as_deref()).await
-        {
+        let mut spec = std::borrow::Cow::Borrowed(&self.seats[seat].config.spec);
+        if restart {
+            // A log per process: the one of the crash that caused the restart stays.
+            let restarts = self.seats[seat].result.restarts;
+            spec.to_mut().stderr_log = crate::bot_command::restart_log(&spec.stderr_log, restarts);
+        }
+        self.seats[seat].log = spec.stderr_log.clone();
+        let transcript = transcript
+            .as_deref()
+            .map(|path| (path, self.config.transcript_max_bytes));
+        match Connection::start(&spec, &hello, transcript).await {
             Ok(connection) => {
+                self.seats[seat].result.starts += 1;
                 self.replay.write(&Record::Bot {
                     seat,
                     status: if restart {
@@ -310,6 +325,7 @@ impl<'a> Referee<'a> {
         let state = &mut self.seats[seat];
         if state.restarts_left == 0 {
             state.disabled = true;
+            state.result.disabled_before_hand = Some(hand);
             self.replay.write(&Record::Bot {
                 seat,
                 status: BotStatus::Disabled,
@@ -368,15 +384,19 @@ impl<'a> Referee<'a> {
         seat: usize,
         id: Option<u64>,
         kind: DecisionKind,
-        fault: SeatFault,
+        mut fault: SeatFault,
     ) -> Result<(), MatchError> {
-        self.record_fault(hand, seat, &fault)?;
         let state = &mut self.seats[seat];
         if fault.broken {
+            // Closed before the fault is recorded: its record carries the end of the bot's
+            // stderr, complete only once the process is gone.
             if let Some(connection) = state.connection.take() {
-                let _ = connection.close(Duration::ZERO).await;
+                let exit = connection.close(Duration::ZERO).await;
+                fault.stderr = exit.stderr.excerpt();
             }
-        } else if let Some(connection) = &mut state.connection {
+        }
+        self.record_fault(hand, seat, &fault)?;
+        if let Some(connection) = &mut self.seats[seat].connection {
             connection.queue(&ArenaMessage::Fault(FaultNotice {
                 id,
                 fault: fault.kind,
@@ -399,12 +419,24 @@ impl<'a> Referee<'a> {
             .entry(fault.kind)
             .or_default() += 1;
         tracing::debug!(seat, kind = %fault.kind, detail = %fault.detail, "bot fault");
+        if fault.broken {
+            let state = &mut self.seats[seat];
+            state.result.failures += 1;
+            state.result.last_failure = Some(BotFailure {
+                hand,
+                kind: fault.kind,
+                detail: fault.detail.clone(),
+                stderr: fault.stderr.clone(),
+                log: state.log.clone(),
+            });
+        }
         self.replay.write(&Record::Fault {
             hand,
             seat,
             fault: fault.kind,
             detail: fault.detail.clone(),
             line: fault.line.clone(),
+            stderr: fault.stderr.clone(),
         })?;
         Ok(())
     }

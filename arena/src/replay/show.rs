@@ -47,6 +47,7 @@ pub fn show(records: &[Record]) -> String {
                 fault,
                 detail,
                 line,
+                stderr,
             } => {
                 let _ = writeln!(
                     out,
@@ -56,6 +57,10 @@ pub fn show(records: &[Record]) -> String {
                         .map(|l| format!(" (sent: {l})"))
                         .unwrap_or_default()
                 );
+                if let Some(stderr) = stderr {
+                    let _ = writeln!(out, "    its last stderr lines:");
+                    out.push_str(&crate::bot::indented(stderr, "    | "));
+                }
             }
             Record::Bot {
                 seat, status, hand, ..

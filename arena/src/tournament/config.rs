@@ -135,6 +135,7 @@ struct RawLimits {
     open_files: Option<Spanned<u64>>,
     processes: Option<Spanned<u64>>,
     disk_mb: Option<Spanned<u64>>,
+    max_log_kb: Option<Spanned<u64>>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -256,6 +257,15 @@ pub struct Tournament {
     /// that plans and fingerprints of older files stay as they were.
     #[serde(default, skip_serializing_if = "BotSeeds::is_default")]
     pub bot_seeds: BotSeeds,
+    /// The largest stderr log per bot process (KiB; `[limits] max_log_kb`, or
+    /// `--max-log-kb`). Not serialized: it decides no result, so changing it never stops a
+    /// resume.
+    #[serde(skip, default = "default_max_log_kb")]
+    pub max_log_kb: u64,
+}
+
+fn default_max_log_kb() -> u64 {
+    crate::bot_command::DEFAULT_MAX_LOG_KB
 }
 
 impl Tournament {
@@ -409,6 +419,17 @@ impl Tournament {
             open_files: Some(positive(&l.open_files, "limits.open_files", 256)?),
             processes: Some(positive(&l.processes, "limits.processes", 256)?),
             disk_bytes: Some(positive(&l.disk_mb, "limits.disk_mb", 256)? << 20),
+        };
+        let max_log_kb = match &raw.limits.max_log_kb {
+            None => default_max_log_kb(),
+            Some(kb) if *kb.get_ref() == 0 => {
+                return Err(err(
+                    Some(kb.span()),
+                    Some("limits.max_log_kb"),
+                    "must be at least 1".into(),
+                ));
+            }
+            Some(kb) => *kb.get_ref(),
         };
 
         let mut bots: Vec<BotEntry> = Vec::new();
@@ -635,6 +656,7 @@ impl Tournament {
             sprt,
             pass_marks,
             bot_seeds,
+            max_log_kb,
         })
     }
 
@@ -751,6 +773,19 @@ mod tests {
                 .unwrap()
                 .contains("\"min_blocks\":5")
         );
+    }
+
+    #[test]
+    fn max_log_kb_is_read_checked_and_left_out_of_the_fingerprint() {
+        let plain = parse(&sprt_file("")).unwrap();
+        assert_eq!(plain.max_log_kb, 128);
+        let text = sprt_file("").replace("[sprt]", "[limits]\nmax_log_kb = 16\n[sprt]");
+        let small = parse(&text).unwrap();
+        assert_eq!(small.max_log_kb, 16);
+        assert_eq!(small.fingerprint(), plain.fingerprint());
+        let e = parse(&text.replace("= 16", "= 0")).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("limits.max_log_kb"));
+        assert_eq!(e.line, Some(4));
     }
 
     #[test]

@@ -74,13 +74,14 @@ pub async fn check_bots(t: &Tournament, scratch: &std::path::Path) -> anyhow::Re
                 }
                 Err(Ok(spawn)) => Err(spawn.to_string()),
                 Err(Err(fault)) => Err(format!(
-                    "fails its handshake ({}): {}{}",
+                    "fails its handshake ({}): {}{}\n{}",
                     fault.kind,
                     fault.detail,
                     fault
                         .line
                         .map(|l| format!("; it sent: {l}"))
-                        .unwrap_or_default()
+                        .unwrap_or_default(),
+                    crate::bot::stderr_block(fault.stderr.as_deref(), "  ").trim_end()
                 )),
             };
             (i, line, name, result)
@@ -131,6 +132,7 @@ fn spec_for(
     });
     spec.env = bot.env.clone();
     spec.private_workdir = bot.workdir.is_none();
+    spec.stderr_keep_bytes = bot_command::log_keep_bytes(t.max_log_kb);
     spec
 }
 
@@ -170,6 +172,7 @@ fn match_config(t: &Tournament, m: &ScheduledMatch, out: &OutputDir) -> MatchCon
         exit_grace: Duration::from_millis(500),
         replay: Some(out.replay_path(m.index)),
         transcripts: None,
+        transcript_max_bytes: 0,
     }
 }
 

@@ -237,6 +237,29 @@ class ZooTests(unittest.TestCase):
         bot.send(MATCH_END)
         self.assertEqual(bot.process.wait(timeout=5), 0)
 
+    def test_unsolicited_flood_pads_copies_of_each_answer(self):
+        bot = self.start("unsolicited.py", "--flood", "3")
+        bot.hello()
+        bot.send(bet_request(3))
+        self.assertEqual(bot.read_json(), {"id": 3, "action": "pack"})
+        self.assertEqual(bot.read_json(), {"id": 3, "action": "pack"})
+        for _ in range(3):
+            copy = bot.read_json()
+            self.assertEqual((copy["id"], copy["action"], len(copy["pad"])), (3, "pack", 60000))
+        self.assertIsNone(bot.read_line(timeout=0.5))
+        bot.send(MATCH_END)
+        self.assertEqual(bot.process.wait(timeout=5), 0)
+
+    def test_traceback_crash_dies_of_a_key_error_at_its_first_request(self):
+        bot = self.start("traceback_crash.py")
+        bot.hello()
+        bot.send(bet_request(1))
+        self.assertEqual(bot.process.wait(timeout=5), 1)
+        self.assertIsNone(bot.read_line(timeout=0.5))
+        log = bot.log()
+        self.assertIn("Traceback (most recent call last)", log)
+        self.assertTrue(log.rstrip().endswith("KeyError: 'opponent_cards'"), log)
+
     def test_unsolicited_notes(self):
         bot = self.start("unsolicited.py", "--notes")
         bot.hello()

@@ -9,18 +9,26 @@ drops it silently, whether it is read before or after the next request is sent.
 With --notes it also writes {"type":"note",...} (a line with no id) after each answer. That
 is not a late answer: the arena reads it as the answer to the next request and faults it
 (`malformed`), whatever the timing. Use --notes to test that policy on purpose.
+
+With --flood N it writes N more copies of each answer, each padded to about 60 KB with a
+"pad" field: N * 60 KB of late answers per request, all dropped without a fault, which a
+transcript of the match (--transcripts) must still hold within its size cap.
 """
 import sys
 
 import zoo_common as zoo
 
 NOTES = "--notes" in sys.argv[1:]
+FLOOD = int(sys.argv[sys.argv.index("--flood") + 1]) if "--flood" in sys.argv[1:] else 0
+PAD = "x" * 60000
 
 
 def answer_and_chatter(request):
     answer = zoo.safe_answer(request)
     zoo.send(answer)
     zoo.send(answer)  # the same id again: a late answer
+    for _ in range(FLOOD):
+        zoo.send(dict(answer, pad=PAD))
     if NOTES:
         zoo.send({"type": "note", "text": "unsolicited line after request %s" % request["id"]})
 
