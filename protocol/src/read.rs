@@ -70,8 +70,8 @@ impl<'de> serde::Deserialize<'de> for Fields<'de> {
 }
 
 impl<'a> Fields<'a> {
-    /// Reads `line` as one JSON object: not JSON, not an object, a byte order mark or a field
-    /// given twice is an error.
+    /// Reads `line` as one JSON object: not JSON, not an object or a byte order mark is an
+    /// error.
     fn read(line: &'a str) -> Result<Fields<'a>, LineError> {
         if line.starts_with(BOM) {
             return Err(error(
@@ -94,17 +94,22 @@ impl<'a> Fields<'a> {
                 },
             );
         }
-        let fields: Fields<'a> = serde_json::from_str(line)
-            .map_err(|e| error(format!("not JSON ({e}); expected one JSON object")))?;
-        for (i, (key, _)) in fields.0.iter().enumerate() {
-            if fields.0[..i].iter().any(|(k, _)| k == key) {
+        serde_json::from_str(line)
+            .map_err(|e| error(format!("not JSON ({e}); expected one JSON object")))
+    }
+
+    /// Refuses a line that gives one of `keys` twice (a JSON value would silently keep the
+    /// last; other fields are ignored anyway, twice or not).
+    fn once(&self, keys: &[&str]) -> Result<(), LineError> {
+        for key in keys {
+            if self.0.iter().filter(|(k, _)| k == key).count() > 1 {
                 return Err(error(format!(
                     "{} is given twice; give each field once",
                     quote(key)
                 )));
             }
         }
-        Ok(fields)
+        Ok(())
     }
 
     fn get(&self, key: &str) -> Option<&'a str> {
@@ -222,6 +227,7 @@ pub const ACTION_NAMES: [&str; 9] = [
 /// are ignored, as the protocol says.
 pub fn read_answer(line: &str) -> Result<Answer, LineError> {
     let fields = Fields::read(line)?;
+    fields.once(&["id", "action", "amount", "card"])?;
     let mut problems = Vec::new();
     let id = match fields.get("id") {
         None => {
@@ -311,6 +317,7 @@ fn action(name: &str, fields: &Fields<'_>) -> Result<Action, String> {
 /// `version` and `protocol` optional (`protocol` may also be null). Every problem is named.
 pub fn read_hello(line: &str) -> Result<BotHello, LineError> {
     let fields = Fields::read(line)?;
+    fields.once(&["type", "name", "version", "protocol"])?;
     let mut problems = Vec::new();
     let string = |key: &str, raw: &str, problems: &mut Vec<String>| -> Option<String> {
         match serde_json::from_str::<String>(raw) {

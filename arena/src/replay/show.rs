@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use serde_json::Value;
 
-use super::record::Record;
+use super::record::{BotStatus, Record};
 
 /// Renders the whole replay as text.
 pub fn show(records: &[Record]) -> String {
@@ -58,17 +58,32 @@ pub fn show(records: &[Record]) -> String {
                 );
             }
             Record::Bot {
-                seat, status, hand, ..
+                seat,
+                status,
+                hand,
+                name: said,
+                version,
+                protocol,
+                ..
             } => {
-                if !matches!(status, super::BotStatus::Started | super::BotStatus::Exited) {
-                    let _ = writeln!(
-                        out,
-                        "  ! {} {:?} before hand {}",
-                        name(&names, *seat),
-                        status,
-                        hand.unwrap_or_default()
-                    );
-                }
+                // What the bot claimed in its hello, in its own fields.
+                let hello = said
+                    .as_ref()
+                    .map(|said| hello_fields(said, version.as_deref(), *protocol));
+                let who = name(&names, *seat);
+                let hand = hand.unwrap_or_default();
+                let line = match (status, hello) {
+                    (BotStatus::Started, Some(hello)) => format!("  {who} said hello: {hello}"),
+                    (BotStatus::Restarted, Some(hello)) => {
+                        format!("  ! {who} restarted before hand {hand}; it said hello: {hello}")
+                    }
+                    (BotStatus::Disabled, _) => format!(
+                        "  ! {who} disabled before hand {hand}: out of restarts, it packs every remaining hand"
+                    ),
+                    (BotStatus::Exited, _) => continue,
+                    (status, None) => format!("  ! {who} {} before hand {hand}", status.name()),
+                };
+                let _ = writeln!(out, "{line}");
             }
             Record::Result(result) => {
                 let _ = writeln!(out, "\nResult after {} hands:", result.hands);
@@ -85,6 +100,23 @@ pub fn show(records: &[Record]) -> String {
                 }
             }
         }
+    }
+    out
+}
+
+/// `"name":"my-bot", "version":"1.0", "protocol":1`: a hello's fields as the bot sent them
+/// (a field it left out is left out here too).
+fn hello_fields(name: &str, version: Option<&str>, protocol: Option<u32>) -> String {
+    let quote = |text: &str| serde_json::to_string(text).unwrap_or_default();
+    let mut out = format!("\"name\":{}", quote(name));
+    if let Some(version) = version.filter(|v| !v.is_empty()) {
+        let _ = write!(out, ", \"version\":{}", quote(version));
+    }
+    match protocol {
+        Some(protocol) => {
+            let _ = write!(out, ", \"protocol\":{protocol}");
+        }
+        None => out.push_str(" (no \"protocol\")"),
     }
     out
 }

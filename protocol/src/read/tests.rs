@@ -32,7 +32,7 @@ fn answers_in_every_accepted_form() {
     );
     // Unknown fields, and parameters the action does not take, whatever their value.
     assert_eq!(
-        read(r#" {"note":[1,{"x":null}],"action":"pack","amount":"x","card":7,"id":3} "#),
+        read(r#" {"note":[1,{"x":null}],"action":"pack","amount":"x","card":7,"id":3,"note":0} "#),
         Answer {
             id: 3,
             action: Action::Pack
