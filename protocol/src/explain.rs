@@ -70,8 +70,7 @@ pub fn refusal(action: &Action, legal: &[LegalAction]) -> Option<String> {
             };
             format!(
                 "bet {amount} is {why}: amounts {}",
-                bet_range(*min, *max, *multiple_of)
-                    .trim_start_matches("bet ")
+                bet_range(*min, *max, *multiple_of).trim_start_matches("bet ")
             )
         }
         (Some(LegalAction::Swap { cards, .. }), Action::Swap { card }) => format!(
@@ -118,7 +117,13 @@ mod tests {
             says(999_999),
             "bet 999999 is above the maximum 4: amounts 2..4 in steps of 2"
         );
-        assert_eq!(says(u64::MAX), format!("bet {} is above the maximum 4: amounts 2..4 in steps of 2", u64::MAX));
+        assert_eq!(
+            says(u64::MAX),
+            format!(
+                "bet {} is above the maximum 4: amounts 2..4 in steps of 2",
+                u64::MAX
+            )
+        );
         assert_eq!(refusal(&Action::Bet { amount: 4 }, &legal), None);
     }
 
@@ -152,10 +157,7 @@ mod tests {
             refusal(&Action::Swap { card }, &legal).unwrap(),
             "\"card\":\"As\" is not one of your cards; swap one of 5s Kd 9h"
         );
-        assert_eq!(
-            legal_set(&legal),
-            "swap one of 5s Kd 9h (costs 0), keep"
-        );
+        assert_eq!(legal_set(&legal), "swap one of 5s Kd 9h (costs 0), keep");
     }
 
     #[test]

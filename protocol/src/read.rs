@@ -84,15 +84,13 @@ impl<'a> Fields<'a> {
         }
         if !start.starts_with('{') {
             // Valid JSON of another kind (an array, a number, a string) or not JSON at all.
-            return Err(
-                match serde_json::from_str::<serde::de::IgnoredAny>(line) {
-                    Ok(_) => error(format!(
-                        "{} is not a JSON object; expected one object {{...}} per line",
-                        kind_of(start)
-                    )),
-                    Err(e) => error(format!("not JSON ({e}); expected one JSON object")),
-                },
-            );
+            return Err(match serde_json::from_str::<serde::de::IgnoredAny>(line) {
+                Ok(_) => error(format!(
+                    "{} is not a JSON object; expected one object {{...}} per line",
+                    kind_of(start)
+                )),
+                Err(e) => error(format!("not JSON ({e}); expected one JSON object")),
+            });
         }
         serde_json::from_str(line)
             .map_err(|e| error(format!("not JSON ({e}); expected one JSON object")))
@@ -113,10 +111,7 @@ impl<'a> Fields<'a> {
     }
 
     fn get(&self, key: &str) -> Option<&'a str> {
-        self.0
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.get())
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v.get())
     }
 }
 
@@ -240,10 +235,7 @@ pub fn read_answer(line: &str) -> Result<Answer, LineError> {
     };
     let action = match fields.get("action") {
         None => {
-            problems.push(format!(
-                "no \"action\": one of {}",
-                ACTION_NAMES.join(", ")
-            ));
+            problems.push(format!("no \"action\": one of {}", ACTION_NAMES.join(", ")));
             None
         }
         Some(raw) => match serde_json::from_str::<String>(raw) {
@@ -294,13 +286,9 @@ fn action(name: &str, fields: &Fields<'_>) -> Result<Action, String> {
                     describe(raw)
                 )
             })?;
-            let card = text.parse::<Card>().map_err(|e| {
-                format!(
-                    "\"card\":{} is not a card: {}",
-                    quote(&text),
-                    e.reason
-                )
-            })?;
+            let card = text
+                .parse::<Card>()
+                .map_err(|e| format!("\"card\":{} is not a card: {}", quote(&text), e.reason))?;
             Action::Swap { card }
         }
         other => {
@@ -326,7 +314,11 @@ pub fn read_hello(line: &str) -> Result<BotHello, LineError> {
                 problems.push(format!(
                     "\"{key}\" is {}; write a string, e.g. \"{key}\":{}",
                     describe(raw),
-                    if key == "name" { "\"my-bot\"" } else { "\"1.0\"" }
+                    if key == "name" {
+                        "\"my-bot\""
+                    } else {
+                        "\"1.0\""
+                    }
                 ));
                 None
             }

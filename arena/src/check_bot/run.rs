@@ -144,7 +144,8 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
                         Err(illegal) => {
                             let why = protocol::explain::refusal(&asked.action, &request.legal)
                                 .unwrap_or_else(|| illegal.to_string());
-                            let mut c = check(&name, Outcome::Fail, format!("illegal fault: {why}"));
+                            let mut c =
+                                check(&name, Outcome::Fail, format!("illegal fault: {why}"));
                             c.sent = Some(crate::referee::excerpt(&asked.line));
                             c.expected = Some(format!(
                                 "\"id\":{} and one of: {}",

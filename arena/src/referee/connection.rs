@@ -859,17 +859,23 @@ mod tests {
         // Another seat's request, this bot's answered one, one not sent yet: all wrong ids.
         let (kind, detail) = fault(r#"{"id":3,"action":"pack"}"#);
         assert_eq!(kind, FaultKind::WrongId);
-        assert!(detail.contains("request 3 was never sent to this bot"), "{detail}");
+        assert!(
+            detail.contains("request 3 was never sent to this bot"),
+            "{detail}"
+        );
         let (kind, detail) = fault(r#"{"id":2,"action":"pack"}"#);
         assert_eq!(kind, FaultKind::WrongId);
-        assert!(detail.contains("request 2 was already answered"), "{detail}");
+        assert!(
+            detail.contains("request 2 was already answered"),
+            "{detail}"
+        );
         let (kind, detail) = fault(r#"{"id":6,"action":"pack"}"#);
         assert_eq!(kind, FaultKind::WrongId);
-        assert!(detail.contains("no request with that id was sent yet"), "{detail}");
-        assert_eq!(
-            fault(r#"{"id":5,"action":"fly"}"#).0,
-            FaultKind::Malformed
+        assert!(
+            detail.contains("no request with that id was sent yet"),
+            "{detail}"
         );
+        assert_eq!(fault(r#"{"id":5,"action":"fly"}"#).0, FaultKind::Malformed);
         let (kind, detail) = fault(r#"{"id":5,"action":"bet"}"#);
         assert_eq!(kind, FaultKind::Malformed);
         assert_eq!(
@@ -877,7 +883,10 @@ mod tests {
             r#"not an answer to request 5: "action":"bet" needs an "amount", e.g. "amount":4"#
         );
         let (_, detail) = fault(r#"{"id":5,"action":"bet","amount":18446744073709551616}"#);
-        assert!(detail.contains("\"amount\":18446744073709551616 is above"), "{detail}");
+        assert!(
+            detail.contains("\"amount\":18446744073709551616 is above"),
+            "{detail}"
+        );
         assert_eq!(fault(r#"{"id":3,"note":"hi"}"#).0, FaultKind::Malformed);
         assert_eq!(fault(r#"{"action":"pack"}"#).0, FaultKind::Malformed);
         assert_eq!(fault("").0, FaultKind::Malformed);

@@ -73,7 +73,10 @@ mod tests {
         assert!(!ids.is_late(7));
         ids.answered_late(3);
         assert!(!ids.is_late(3), "a second late answer is a wrong id");
-        assert!(ids.explain_wrong(3, 7).contains("request 3 was already answered"));
+        assert!(
+            ids.explain_wrong(3, 7)
+                .contains("request 3 was already answered")
+        );
     }
 
     #[test]

@@ -24,7 +24,10 @@ fn answers_in_every_accepted_form() {
     assert_eq!(read(r#"{"id":7,"action":"bet","amount":4}"#), bet(7, 4));
     // Whole numbers however written, as JSON Schema's "integer".
     assert_eq!(read(r#"{"id":7.0,"action":"bet","amount":4.0}"#), bet(7, 4));
-    assert_eq!(read(r#"{"id":7e0,"action":"bet","amount":0.4e1}"#), bet(7, 4));
+    assert_eq!(
+        read(r#"{"id":7e0,"action":"bet","amount":0.4e1}"#),
+        bet(7, 4)
+    );
     assert_eq!(read(r#"{"id":-0,"action":"bet","amount":-0.0}"#), bet(0, 0));
     assert_eq!(
         read(r#"{"id":18446744073709551615,"action":"bet","amount":1}"#),
@@ -38,7 +41,10 @@ fn answers_in_every_accepted_form() {
             action: Action::Pack
         }
     );
-    assert_eq!(read(r#"{"id":7,"action":"bet","amount":4,"card":"Zz"}"#), bet(7, 4));
+    assert_eq!(
+        read(r#"{"id":7,"action":"bet","amount":4,"card":"Zz"}"#),
+        bet(7, 4)
+    );
     assert_eq!(
         read(r#"{"id":8,"action":"swap","card":"10d","amount":-1}"#).action,
         Action::Swap {
@@ -46,7 +52,10 @@ fn answers_in_every_accepted_form() {
         }
     );
     // Escapes in keys and values are JSON's business, not the bot's problem.
-    assert_eq!(read(r#"{"\u0069d":9,"action":"p\u0061ck"}"#).action, Action::Pack);
+    assert_eq!(
+        read(r#"{"\u0069d":9,"action":"p\u0061ck"}"#).action,
+        Action::Pack
+    );
 }
 
 #[test]
@@ -122,7 +131,11 @@ fn lines_that_are_not_one_object_say_so() {
         refused("42"),
         "The number 42 is not a JSON object; expected one object {...} per line"
     );
-    assert!(refused("pack").starts_with("not JSON ("), "{}", refused("pack"));
+    assert!(
+        refused("pack").starts_with("not JSON ("),
+        "{}",
+        refused("pack")
+    );
     assert!(refused(r#"{"id":7,"#).starts_with("not JSON ("));
     assert_eq!(
         refused("\u{FEFF}{\"id\":7,\"action\":\"pack\"}"),
@@ -134,7 +147,10 @@ fn lines_that_are_not_one_object_say_so() {
 fn a_refused_answer_keeps_a_readable_id() {
     let e = read_answer(r#"{"id":3,"note":"hi"}"#).unwrap_err();
     assert_eq!(e.id, Some(3));
-    assert_eq!(read_answer(r#"{"id":3.5,"action":"x"}"#).unwrap_err().id, None);
+    assert_eq!(
+        read_answer(r#"{"id":3.5,"action":"x"}"#).unwrap_err().id,
+        None
+    );
 }
 
 #[test]
@@ -142,7 +158,10 @@ fn long_values_are_echoed_cut() {
     let long = format!(r#"{{"id":7,"action":"{}"}}"#, "é".repeat(100));
     let message = refused(&long);
     assert!(message.len() < 200, "{message}");
-    assert!(message.contains("...\" is not an action") || message.contains("... is not an action"), "{message}");
+    assert!(
+        message.contains("...\" is not an action") || message.contains("... is not an action"),
+        "{message}"
+    );
 }
 
 #[test]
@@ -155,9 +174,18 @@ fn hellos_in_every_accepted_form() {
     );
     let hello = read(r#"{"type":"hello","name":"b"}"#);
     assert_eq!((hello.version.as_str(), hello.protocol), ("", None));
-    assert_eq!(read(r#"{"type":"hello","name":"b","protocol":null}"#).protocol, None);
-    assert_eq!(read(r#"{"type":"hello","name":"b","protocol":2.0}"#).protocol, Some(2));
-    assert_eq!(read(r#"{"type":"hello","name":"b","extra":{"x":1}}"#).name, "b");
+    assert_eq!(
+        read(r#"{"type":"hello","name":"b","protocol":null}"#).protocol,
+        None
+    );
+    assert_eq!(
+        read(r#"{"type":"hello","name":"b","protocol":2.0}"#).protocol,
+        Some(2)
+    );
+    assert_eq!(
+        read(r#"{"type":"hello","name":"b","extra":{"x":1}}"#).name,
+        "b"
+    );
 }
 
 #[test]
@@ -223,8 +251,16 @@ fn each_refused_hello_says_which_field_and_why() {
 #[test]
 fn no_line_makes_the_readers_panic() {
     for line in [
-        "{", "}", "{\"id\":}", "{\"id\":1e999}", "{\"id\":-}", "\u{FEFF}", "\"\\ud800\"",
-        "{\"id\":7,\"action\":\"bet\",\"amount\":1e-400}", "{\"id\":00}", "nul",
+        "{",
+        "}",
+        "{\"id\":}",
+        "{\"id\":1e999}",
+        "{\"id\":-}",
+        "\u{FEFF}",
+        "\"\\ud800\"",
+        "{\"id\":7,\"action\":\"bet\",\"amount\":1e-400}",
+        "{\"id\":00}",
+        "nul",
     ] {
         let _ = read_answer(line);
         let _ = read_hello(line);
