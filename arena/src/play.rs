@@ -53,7 +53,7 @@ pub fn parse_input(text: &str, legal: &[LegalAction]) -> Result<Action, String> 
         "k" | "keep" => "keep",
         "y" | "yes" | "accept" => "accept",
         "n" | "no" | "refuse" => "refuse",
-        other => return Err(format!("unknown action {other:?}")),
+        other => return Err(format!("unknown action {}", crate::quote::quoted(other))),
     };
     let Some(entry) = offered(name) else {
         return Err(format!("{name} is not allowed now"));
@@ -68,7 +68,7 @@ pub fn parse_input(text: &str, legal: &[LegalAction]) -> Result<Action, String> 
                 None => *min,
                 Some(n) => n
                     .parse::<u64>()
-                    .map_err(|_| format!("{n:?} is not a number of chips"))?,
+                    .map_err(|_| format!("{} is not a number of chips", crate::quote::quoted(n)))?,
             };
             let action = Action::Bet { amount };
             if entry.allows(&action) {
