@@ -338,7 +338,10 @@ pub fn parse_shard(text: &str) -> Result<(u64, u64), String> {
         .parse()
         .map_err(|_| format!("bad shard count in {}", crate::quote::quoted(text)))?;
     if n == 0 || i == 0 || i > n {
-        return Err(format!("shard {}: need 1 <= I <= N", crate::quote::quoted(text)));
+        return Err(format!(
+            "shard {}: need 1 <= I <= N",
+            crate::quote::quoted(text)
+        ));
     }
     Ok((i, n))
 }

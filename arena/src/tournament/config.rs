@@ -304,7 +304,10 @@ impl Tournament {
                     return Err(err(
                         Some(f.span()),
                         Some("format"),
-                        format!("unknown format {}; expected round-robin, gauntlet or sprt", crate::quote::quoted(other)),
+                        format!(
+                            "unknown format {}; expected round-robin, gauntlet or sprt",
+                            crate::quote::quoted(other)
+                        ),
                     ));
                 }
             },
@@ -359,7 +362,10 @@ impl Tournament {
                     return Err(err(
                         Some(s.span()),
                         Some("sandbox"),
-                        format!("unknown sandbox {}; expected none, limits or bwrap", crate::quote::quoted(other)),
+                        format!(
+                            "unknown sandbox {}; expected none, limits or bwrap",
+                            crate::quote::quoted(other)
+                        ),
                     ));
                 }
             },
@@ -554,7 +560,10 @@ impl Tournament {
                     return Err(err(
                         Some(grading.span()),
                         Some("grading.pass"),
-                        format!("{} is not a field bot of this gauntlet", crate::quote::quoted(name)),
+                        format!(
+                            "{} is not a field bot of this gauntlet",
+                            crate::quote::quoted(name)
+                        ),
                     ));
                 }
             }
@@ -569,7 +578,10 @@ impl Tournament {
                     return Err(err(
                         Some(s.span()),
                         Some("bot_seeds"),
-                        format!("unknown bot_seeds {}; expected per-seat or independent", crate::quote::quoted(other)),
+                        format!(
+                            "unknown bot_seeds {}; expected per-seat or independent",
+                            crate::quote::quoted(other)
+                        ),
                     ));
                 }
             },
@@ -667,7 +679,12 @@ fn missing_program(program: &str, base: &Path) -> Option<String> {
     let found = std::env::var_os("PATH")
         .map(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
         .unwrap_or(false);
-    (!found).then(|| format!("program {} is not on the PATH", crate::quote::quoted(program)))
+    (!found).then(|| {
+        format!(
+            "program {} is not on the PATH",
+            crate::quote::quoted(program)
+        )
+    })
 }
 
 #[cfg(test)]
