@@ -881,6 +881,59 @@ fn bot_schema_accepts_and_rejects_what_the_arena_does() {
     }
 }
 
+/// One rule for numbers on both sides (PROTOCOL.md, Transport): a number is the whole number it
+/// equals, however written; anything else is refused by the schema and, with the value named,
+/// by the arena.
+#[test]
+fn numbers_follow_one_rule_in_the_schema_and_the_arena() {
+    let bot = bot_schema();
+    let accepted = ["2", "2.0", "2e0", "0.2e1", "20e-1", "-0", "-0.0"];
+    for amount in accepted {
+        let line = format!(r#"{{"id":7,"action":"bet","amount":{amount}}}"#);
+        let value: Value = serde_json::from_str(&line).unwrap();
+        assert!(bot.is_valid(&value), "schema refuses {line}");
+        let answer = Answer::read(&line).unwrap_or_else(|e| panic!("arena refuses {line}: {e}"));
+        let expected = if amount.starts_with('-') { 0 } else { 2 };
+        assert_eq!(
+            answer.action,
+            rules::Action::Bet { amount: expected },
+            "{line}"
+        );
+    }
+    let refused = [
+        ("2.5", "\"amount\":2.5 is not a whole number"),
+        ("-2", "\"amount\":-2 is negative"),
+        ("\"2\"", "\"amount\" is the string \"2\"; write a number"),
+        (
+            "18446744073709551616",
+            "\"amount\":18446744073709551616 is above the largest allowed, 18446744073709551615",
+        ),
+        ("1e20", "\"amount\":1e20 is above the largest allowed"),
+    ];
+    for (amount, says) in refused {
+        let line = format!(r#"{{"id":7,"action":"bet","amount":{amount}}}"#);
+        let value: Value = serde_json::from_str(&line).unwrap();
+        assert!(!bot.is_valid(&value), "schema accepts {line}");
+        let message = Answer::read(&line).unwrap_err().message;
+        assert!(message.starts_with(says), "{line}: {message}");
+    }
+    // The same for an id and for the hello's protocol.
+    for (line, ok) in [
+        (r#"{"id":7.0,"action":"pack"}"#, true),
+        (r#"{"id":7.5,"action":"pack"}"#, false),
+        (r#"{"type":"hello","name":"b","protocol":1.0}"#, true),
+        (r#"{"type":"hello","name":"b","protocol":1.5}"#, false),
+    ] {
+        let value: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(bot.is_valid(&value), ok, "schema on {line}");
+        assert_eq!(
+            rust_accepts_bot_line(line, line.contains("hello")),
+            ok,
+            "arena on {line}"
+        );
+    }
+}
+
 // ----- (e) values built from the Rust types ----------------------------------------------------
 
 #[test]
