@@ -391,13 +391,13 @@ pub fn classify(line: &str, pending_id: u64, ids: &RequestIds) -> Classified {
     )
 }
 
-/// The common answer, read by a small scanner instead of serde (whose `#[serde(flatten)]`
-/// buffers the whole object first: ~1,300 instructions an answer against ~150 here). It takes
+/// The common answer, read by a small scanner (~150 instructions an answer) instead of the
+/// full reader [`Answer::read`], which collects every field first to explain a refusal. It takes
 /// only a flat object whose values are unescaped strings or unsigned integers, with `id`,
 /// `action` and the action's own field (`amount`, `card`) at most once each; other keys are
 /// ignored as the protocol says. Anything else (an escape, a nested value, `null`, a duplicate
-/// key, not JSON...) is `None` and goes through the full `Answer` parse, so the scanner only
-/// makes the common case fast: every line it accepts, that parse accepts as the same answer
+/// key, not JSON...) is `None` and goes through the full reader, so the scanner only makes
+/// the common case fast: every line it accepts, the reader accepts as the same answer
 /// (property-tested below).
 fn flat_answer(line: &str) -> Option<Answer> {
     let mut scan = Scanner {
@@ -424,7 +424,7 @@ fn flat_answer(line: &str) -> Option<Answer> {
                 _ => &mut None,
             };
             if slot.replace(value).is_some() {
-                return None; // a duplicate key: let serde decide
+                return None; // a duplicate key: let the full reader explain it
             }
             scan.skip_space();
             match scan.next()? {
@@ -466,8 +466,8 @@ fn flat_answer(line: &str) -> Option<Answer> {
         },
         _ => return None,
     };
-    // A field of another action is ignored by the full parse only when it is well-formed
-    // for its own type; leave the odd cases to it.
+    // The full reader ignores a field of another action whatever its value; the scanner
+    // leaves the odd ones (rare) to it rather than judge them.
     if !matches!(action, Action::Bet { .. }) && !matches!(amount, None | Some(Value::Number(_))) {
         return None;
     }
