@@ -270,3 +270,38 @@ pub fn describe_event(hand: u64, e: &Value, names: &[String]) -> String {
         other => format!("  {other}: {e}"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bot(status: BotStatus, name: Option<&str>, protocol: Option<u32>) -> Record {
+        Record::Bot {
+            seat: 0,
+            status,
+            hand: Some(3),
+            name: name.map(String::from),
+            version: name.map(|_| "1.0".to_string()),
+            protocol,
+            elapsed_ms: Some(12),
+            exit: None,
+            stderr_bytes: None,
+        }
+    }
+
+    #[test]
+    fn bot_records_show_the_hello_as_the_bot_sent_it() {
+        let text = show(&[
+            bot(BotStatus::Started, Some("my-bot"), Some(1)),
+            bot(BotStatus::Restarted, Some("my-bot"), None),
+            bot(BotStatus::Disabled, None, None),
+            bot(BotStatus::Exited, None, None),
+        ]);
+        assert_eq!(
+            text,
+            "  seat 0 said hello: \"name\":\"my-bot\", \"version\":\"1.0\", \"protocol\":1\n\
+             \x20 ! seat 0 restarted before hand 3; it said hello: \"name\":\"my-bot\", \"version\":\"1.0\" (no \"protocol\")\n\
+             \x20 ! seat 0 disabled before hand 3: out of restarts, it packs every remaining hand\n"
+        );
+    }
+}
