@@ -181,6 +181,14 @@ fn whole_number(raw: &str, max: u64) -> Result<u64, NumberError> {
         digits.parse::<u64>().map_err(|_| NumberError::TooLarge)?
     } else {
         let float: f64 = raw.parse().map_err(|_| NumberError::NotANumber)?;
+        if float.is_infinite() {
+            // 1e400: beyond any float, so beyond any chip count.
+            return Err(if float < 0.0 {
+                NumberError::Negative
+            } else {
+                NumberError::TooLarge
+            });
+        }
         if float.fract() != 0.0 {
             return Err(NumberError::Fraction);
         }

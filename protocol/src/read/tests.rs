@@ -78,6 +78,14 @@ fn refused_answers_name_the_field_and_the_value() {
         r#""amount":1e30 is above the largest allowed, 18446744073709551615"#
     );
     assert_eq!(
+        refused(r#"{"id":7,"action":"bet","amount":1e400}"#),
+        r#""amount":1e400 is above the largest allowed, 18446744073709551615"#
+    );
+    assert_eq!(
+        refused(r#"{"id":7,"action":"bet","amount":-1e400}"#),
+        r#""amount":-1e400 is negative"#
+    );
+    assert_eq!(
         refused(r#"{"id":7,"action":"bet","amount":"4"}"#),
         r#""amount" is the string "4"; write a number: "amount":4"#
     );
