@@ -231,12 +231,24 @@ pub async fn play<R: BufRead, W: Write>(
                 // the hand, and a bot that stopped working is not asked again.
                 let answer = match connections[seat].as_mut() {
                     Some(c) if !forced[seat] => match c.ask(&request).await {
-                        Ok(asked) => Some(asked.action),
+                        Ok(asked) => {
+                            // Said here; the hand below plays the fallback for it.
+                            if let Some(why) =
+                                protocol::explain::refusal(&asked.action, &request.legal)
+                            {
+                                writeln!(
+                                    console.output,
+                                    "  ! {} fault (illegal): {why}",
+                                    names[seat]
+                                )?;
+                            }
+                            Some(asked.action)
+                        }
                         Err(fault) => {
                             writeln!(
                                 console.output,
-                                "  ! {} fault: {}",
-                                names[seat], fault.detail
+                                "  ! {} fault ({}): {}",
+                                names[seat], fault.kind, fault.detail
                             )?;
                             if fault.broken {
                                 connections[seat] = None;
