@@ -6,8 +6,12 @@ use crate::bot::{BotSpec, Limits, SandboxLevel};
 
 /// A command line split like a shell would, with a clear error for unbalanced quotes.
 pub fn split(command: &str) -> Result<Vec<String>, String> {
-    let argv = shlex::split(command)
-        .ok_or_else(|| format!("cannot split bot command {command:?}: unbalanced quotes"))?;
+    let argv = shlex::split(command).ok_or_else(|| {
+        format!(
+            "cannot split bot command {}: unbalanced quotes",
+            crate::quote::quoted(command)
+        )
+    })?;
     if argv.is_empty() {
         return Err("empty bot command".into());
     }

@@ -333,17 +333,20 @@ fn missing_parts(
 pub fn parse_shard(text: &str) -> Result<(u64, u64), String> {
     let (i, n) = text
         .split_once('/')
-        .ok_or_else(|| format!("expected I/N like 2/8, got {text:?}"))?;
+        .ok_or_else(|| format!("expected I/N like 2/8, got {}", crate::quote::quoted(text)))?;
     let i: u64 = i
         .trim()
         .parse()
-        .map_err(|_| format!("bad shard index in {text:?}"))?;
+        .map_err(|_| format!("bad shard index in {}", crate::quote::quoted(text)))?;
     let n: u64 = n
         .trim()
         .parse()
-        .map_err(|_| format!("bad shard count in {text:?}"))?;
+        .map_err(|_| format!("bad shard count in {}", crate::quote::quoted(text)))?;
     if n == 0 || i == 0 || i > n {
-        return Err(format!("shard {text:?}: need 1 <= I <= N"));
+        return Err(format!(
+            "shard {}: need 1 <= I <= N",
+            crate::quote::quoted(text)
+        ));
     }
     Ok((i, n))
 }

@@ -53,7 +53,7 @@ pub fn parse_input(text: &str, legal: &[LegalAction]) -> Result<Action, String> 
         "k" | "keep" => "keep",
         "y" | "yes" | "accept" => "accept",
         "n" | "no" | "refuse" => "refuse",
-        other => return Err(format!("unknown action {other:?}")),
+        other => return Err(format!("unknown action {}", crate::quote::quoted(other))),
     };
     let Some(entry) = offered(name) else {
         return Err(format!("{name} is not allowed now"));
@@ -68,7 +68,7 @@ pub fn parse_input(text: &str, legal: &[LegalAction]) -> Result<Action, String> 
                 None => *min,
                 Some(n) => n
                     .parse::<u64>()
-                    .map_err(|_| format!("{n:?} is not a number of chips"))?,
+                    .map_err(|_| format!("{} is not a number of chips", crate::quote::quoted(n)))?,
             };
             let action = Action::Bet { amount };
             if entry.allows(&action) {
@@ -256,12 +256,24 @@ pub async fn play<R: BufRead, W: Write>(
                 // the hand, and a bot that stopped working is not asked again.
                 let answer = match connections[seat].as_mut() {
                     Some(c) if !forced[seat] => match c.ask(&request).await {
-                        Ok(asked) => Some(asked.action),
+                        Ok(asked) => {
+                            // Said here; the hand below plays the fallback for it.
+                            if let Some(why) =
+                                protocol::explain::refusal(&asked.action, &request.legal)
+                            {
+                                writeln!(
+                                    console.output,
+                                    "  ! {} fault (illegal): {why}",
+                                    names[seat]
+                                )?;
+                            }
+                            Some(asked.action)
+                        }
                         Err(fault) => {
                             writeln!(
                                 console.output,
-                                "  ! {} fault: {}",
-                                names[seat], fault.detail
+                                "  ! {} fault ({}): {}",
+                                names[seat], fault.kind, fault.detail
                             )?;
                             if fault.broken
                                 && let Some(c) = connections[seat].take()

@@ -161,7 +161,7 @@ impl<'a> Referee<'a> {
                 if !forced[seat] {
                     let request = self.request(&hand, hand_index, decision.kind, seat);
                     match self.ask(seat, &request).await {
-                        Ok((action, elapsed_ms)) => match hand.apply(seat, action) {
+                        Ok((action, elapsed_ms, line)) => match hand.apply(seat, action) {
                             Ok(events) => {
                                 self.record_action(
                                     hand_index,
@@ -174,13 +174,18 @@ impl<'a> Referee<'a> {
                                 answer = Some(());
                             }
                             Err(illegal) => {
+                                // In the words of the request the bot saw; the engine's own
+                                // reason only if the two ever disagree.
+                                let detail = protocol::explain::refusal(&action, &request.legal)
+                                    .unwrap_or_else(|| illegal.to_string());
                                 let fault = SeatFault {
                                     kind: protocol::FaultKind::Illegal,
-                                    detail: illegal.to_string(),
-                                    line: Some(serde_json::to_string(&action).unwrap_or_default()),
+                                    detail,
+                                    line: Some(line),
                                     broken: false,
                                     stderr: None,
-                                };
+                                }
+                                .excerpted();
                                 self.fault(
                                     hand_index,
                                     seat,
@@ -306,6 +311,7 @@ impl<'a> Referee<'a> {
                     hand: Some(hand),
                     name: Some(connection.hello.name.clone()),
                     version: Some(connection.hello.version.clone()),
+                    protocol: connection.hello.protocol,
                     elapsed_ms: Some(connection.startup.as_millis() as u64),
                     exit: None,
                     stderr_bytes: None,
@@ -332,6 +338,7 @@ impl<'a> Referee<'a> {
                 hand: Some(hand),
                 name: None,
                 version: None,
+                protocol: None,
                 elapsed_ms: None,
                 exit: None,
                 stderr_bytes: None,
@@ -367,14 +374,19 @@ impl<'a> Referee<'a> {
         )
     }
 
-    async fn ask(&mut self, seat: usize, request: &Request) -> Result<(Action, u64), SeatFault> {
+    /// The bot's action, the time it took (ms) and the line it sent.
+    async fn ask(
+        &mut self,
+        seat: usize,
+        request: &Request,
+    ) -> Result<(Action, u64, String), SeatFault> {
         let state = &mut self.seats[seat];
         let connection = state.connection.as_mut().expect("asked seats have a bot");
         let asked = connection.ask(request).await?;
         let ms = asked.elapsed.as_millis() as u64;
         state.result.decisions += 1;
         state.result.decision_ms += ms;
-        Ok((asked.action, ms))
+        Ok((asked.action, ms, asked.line))
     }
 
     /// Records a fault, tells the bot what was done for it, and drops a broken connection.
@@ -543,6 +555,7 @@ impl<'a> Referee<'a> {
                     hand: None,
                     name: None,
                     version: None,
+                    protocol: None,
                     elapsed_ms: None,
                     exit: Some(describe_exit(&exit)),
                     stderr_bytes: Some(exit.stderr.total_bytes),

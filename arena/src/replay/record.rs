@@ -52,6 +52,18 @@ pub enum BotStatus {
     Exited,
 }
 
+impl BotStatus {
+    /// The status as the replay writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            BotStatus::Started => "started",
+            BotStatus::Restarted => "restarted",
+            BotStatus::Disabled => "disabled",
+            BotStatus::Exited => "exited",
+        }
+    }
+}
+
 /// Who chose an action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -73,11 +85,14 @@ pub enum Record {
         status: BotStatus,
         #[serde(skip_serializing_if = "Option::is_none", default)]
         hand: Option<u64>,
-        /// The name and version the bot gave in its hello.
+        /// The name and version the bot gave in its hello (started and restarted bots).
         #[serde(skip_serializing_if = "Option::is_none", default)]
         name: Option<String>,
         #[serde(skip_serializing_if = "Option::is_none", default)]
         version: Option<String>,
+        /// The protocol version the bot's hello claimed (absent if its hello had none).
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        protocol: Option<u32>,
         #[serde(skip_serializing_if = "Option::is_none", default)]
         elapsed_ms: Option<u64>,
         #[serde(skip_serializing_if = "Option::is_none", default)]

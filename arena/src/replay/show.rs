@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use serde_json::Value;
 
-use super::record::Record;
+use super::record::{BotStatus, Record};
 
 /// Renders the whole replay as text.
 pub fn show(records: &[Record]) -> String {
@@ -63,17 +63,32 @@ pub fn show(records: &[Record]) -> String {
                 }
             }
             Record::Bot {
-                seat, status, hand, ..
+                seat,
+                status,
+                hand,
+                name: said,
+                version,
+                protocol,
+                ..
             } => {
-                if !matches!(status, super::BotStatus::Started | super::BotStatus::Exited) {
-                    let _ = writeln!(
-                        out,
-                        "  ! {} {:?} before hand {}",
-                        name(&names, *seat),
-                        status,
-                        hand.unwrap_or_default()
-                    );
-                }
+                // What the bot claimed in its hello, in its own fields.
+                let hello = said
+                    .as_ref()
+                    .map(|said| hello_fields(said, version.as_deref(), *protocol));
+                let who = name(&names, *seat);
+                let hand = hand.unwrap_or_default();
+                let line = match (status, hello) {
+                    (BotStatus::Started, Some(hello)) => format!("  {who} said hello: {hello}"),
+                    (BotStatus::Restarted, Some(hello)) => {
+                        format!("  ! {who} restarted before hand {hand}; it said hello: {hello}")
+                    }
+                    (BotStatus::Disabled, _) => format!(
+                        "  ! {who} disabled before hand {hand}: out of restarts, it packs every remaining hand"
+                    ),
+                    (BotStatus::Exited, _) => continue,
+                    (status, None) => format!("  ! {who} {} before hand {hand}", status.name()),
+                };
+                let _ = writeln!(out, "{line}");
             }
             Record::Result(result) => {
                 let _ = writeln!(out, "\nResult after {} hands:", result.hands);
@@ -90,6 +105,23 @@ pub fn show(records: &[Record]) -> String {
                 }
             }
         }
+    }
+    out
+}
+
+/// `"name":"my-bot", "version":"1.0", "protocol":1`: a hello's fields as the bot sent them
+/// (a field it left out is left out here too).
+fn hello_fields(name: &str, version: Option<&str>, protocol: Option<u32>) -> String {
+    let quote = |text: &str| serde_json::to_string(text).unwrap_or_default();
+    let mut out = format!("\"name\":{}", quote(name));
+    if let Some(version) = version.filter(|v| !v.is_empty()) {
+        let _ = write!(out, ", \"version\":{}", quote(version));
+    }
+    match protocol {
+        Some(protocol) => {
+            let _ = write!(out, ", \"protocol\":{protocol}");
+        }
+        None => out.push_str(" (no \"protocol\")"),
     }
     out
 }
@@ -241,5 +273,40 @@ pub fn describe_event(hand: u64, e: &Value, names: &[String]) -> String {
             )
         }
         other => format!("  {other}: {e}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bot(status: BotStatus, name: Option<&str>, protocol: Option<u32>) -> Record {
+        Record::Bot {
+            seat: 0,
+            status,
+            hand: Some(3),
+            name: name.map(String::from),
+            version: name.map(|_| "1.0".to_string()),
+            protocol,
+            elapsed_ms: Some(12),
+            exit: None,
+            stderr_bytes: None,
+        }
+    }
+
+    #[test]
+    fn bot_records_show_the_hello_as_the_bot_sent_it() {
+        let text = show(&[
+            bot(BotStatus::Started, Some("my-bot"), Some(1)),
+            bot(BotStatus::Restarted, Some("my-bot"), None),
+            bot(BotStatus::Disabled, None, None),
+            bot(BotStatus::Exited, None, None),
+        ]);
+        assert_eq!(
+            text,
+            "  seat 0 said hello: \"name\":\"my-bot\", \"version\":\"1.0\", \"protocol\":1\n\
+             \x20 ! seat 0 restarted before hand 3; it said hello: \"name\":\"my-bot\", \"version\":\"1.0\" (no \"protocol\")\n\
+             \x20 ! seat 0 disabled before hand 3: out of restarts, it packs every remaining hand\n"
+        );
     }
 }

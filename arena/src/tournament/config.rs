@@ -318,7 +318,10 @@ impl Tournament {
                     return Err(err(
                         Some(f.span()),
                         Some("format"),
-                        format!("unknown format {other:?}; expected round-robin, gauntlet or sprt"),
+                        format!(
+                            "unknown format {}; expected round-robin, gauntlet or sprt",
+                            crate::quote::quoted(other)
+                        ),
                     ));
                 }
             },
@@ -373,7 +376,10 @@ impl Tournament {
                     return Err(err(
                         Some(s.span()),
                         Some("sandbox"),
-                        format!("unknown sandbox {other:?}; expected none, limits or bwrap"),
+                        format!(
+                            "unknown sandbox {}; expected none, limits or bwrap",
+                            crate::quote::quoted(other)
+                        ),
                     ));
                 }
             },
@@ -447,7 +453,7 @@ impl Tournament {
                 return Err(err(
                     Some(b.name.span()),
                     Some("bot.name"),
-                    format!("two bots are named {name:?}"),
+                    format!("two bots are named {}", crate::quote::quoted(&name)),
                 ));
             }
             let (argv, command) = b
@@ -495,7 +501,7 @@ impl Tournament {
                 return Err(err(
                     candidates_span.clone(),
                     Some("candidates"),
-                    format!("{c:?} is not the name of a [[bot]]"),
+                    format!("{} is not the name of a [[bot]]", crate::quote::quoted(c)),
                 ));
             }
         }
@@ -610,7 +616,10 @@ impl Tournament {
                     return Err(err(
                         Some(grading.span()),
                         Some("grading.pass"),
-                        format!("{name:?} is not a field bot of this gauntlet"),
+                        format!(
+                            "{} is not a field bot of this gauntlet",
+                            crate::quote::quoted(name)
+                        ),
                     ));
                 }
             }
@@ -625,7 +634,10 @@ impl Tournament {
                     return Err(err(
                         Some(s.span()),
                         Some("bot_seeds"),
-                        format!("unknown bot_seeds {other:?}; expected per-seat or independent"),
+                        format!(
+                            "unknown bot_seeds {}; expected per-seat or independent",
+                            crate::quote::quoted(other)
+                        ),
                     ));
                 }
             },
@@ -735,7 +747,12 @@ fn missing_program(program: &str, base: &Path) -> Option<String> {
     let found = std::env::var_os("PATH")
         .map(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
         .unwrap_or(false);
-    (!found).then(|| format!("program {program:?} is not on the PATH"))
+    (!found).then(|| {
+        format!(
+            "program {} is not on the PATH",
+            crate::quote::quoted(program)
+        )
+    })
 }
 
 #[cfg(test)]

@@ -97,13 +97,15 @@ pub async fn check_bots(t: &Tournament, scratch: &std::path::Path) -> anyhow::Re
     failures.sort();
     if let Some((_, line, name, problem)) = failures.first() {
         let mut message = format!(
-            "{}:{line}: field `bot.command`: bot {name:?} {problem}",
-            t.file.display()
+            "{}:{line}: field `bot.command`: bot {} {problem}",
+            t.file.display(),
+            crate::quote::quoted(name)
         );
         for (_, line, name, problem) in &failures[1..] {
             message.push_str(&format!(
-                "\n{}:{line}: field `bot.command`: bot {name:?} {problem}",
-                t.file.display()
+                "\n{}:{line}: field `bot.command`: bot {} {problem}",
+                t.file.display(),
+                crate::quote::quoted(name)
             ));
         }
         return Err(crate::exit::Exit::new(crate::exit::ExitKind::BadInput, message).into());

@@ -197,6 +197,49 @@ class ZooTests(unittest.TestCase):
         bot.send(bet_request(5))
         self.assertEqual(bot.read_json(), {"id": 1005, "action": "pack"})
 
+    def test_reused_id_answers_with_the_previous_request_id(self):
+        bot = self.start("reused_id.py")
+        bot.hello()
+        bot.send(bet_request(3))
+        self.assertEqual(bot.read_json(), {"id": 3, "action": "pack"})
+        bot.send(bet_request(5))
+        self.assertEqual(bot.read_json(), {"id": 3, "action": "pack"})
+
+    def test_other_seat_id_answers_with_an_id_it_was_never_sent(self):
+        bot = self.start("other_seat_id.py")
+        bot.hello()
+        bot.send(bet_request(0))
+        self.assertEqual(bot.read_json(), {"id": 0, "action": "pack"})
+        bot.send(bet_request(1))
+        self.assertEqual(bot.read_json(), {"id": 1, "action": "pack"})
+        bot.send(bet_request(4))
+        self.assertEqual(bot.read_json(), {"id": 3, "action": "pack"})
+
+    def test_numbers_writes_its_numbers_as_told(self):
+        for mode, line in [("whole", b'{"id":7.0,"action":"bet","amount":2.0}'),
+                           ("fraction", b'{"id":7,"action":"bet","amount":2.5}'),
+                           ("huge", b'{"id":7,"action":"bet","amount":18446744073709551616}')]:
+            bot = self.start("numbers.py", mode)
+            bot.hello()
+            bot.send(bet_request(7))
+            self.assertEqual(bot.read_line(), line)
+            bot.send(swap_request(8))
+            self.assertEqual(bot.read_json(), {"id": 8, "action": "keep"})
+
+    def test_bad_hello_sends_the_hello_of_its_mode(self):
+        for mode, prefix in [("empty_name", b'{"type":"hello","name":""}'),
+                             ("version_number", b'{"type":"hello","name":"bad-hello","version":2}'),
+                             ("protocol_string", b'{"type":"hello","name":"bad-hello","protocol":"1"}'),
+                             ("bom", b'\xef\xbb\xbf{"type":"hello"'),
+                             ("no_type", b'{"name":"bad-hello"}')]:
+            bot = self.start("bad_hello.py", mode)
+            bot.send(HELLO)
+            self.assertTrue(bot.read_line().startswith(prefix), mode)
+            bot.send(bet_request(2))
+            self.assertEqual(bot.read_json(), {"id": 2, "action": "pack"})
+            bot.send(MATCH_END)
+            self.assertEqual(bot.process.wait(timeout=5), 0)
+
     def test_no_hello(self):
         bot = self.start("no_hello.py")
         bot.send(HELLO)

@@ -3,8 +3,9 @@
 line nobody asked for: the same answer again, so a line carrying the id of a request that
 has already been answered.
 
-Expected: no fault. A line with the id of an earlier request is a late answer and the arena
-drops it silently, whether it is read before or after the next request is sent.
+Expected: a `wrong_id` fault at the next request ("request N was already answered"): only the
+late answer to a request that timed out is dropped silently. The arena reads the copy while
+the next request is pending, whenever it was written.
 
 With --notes it also writes {"type":"note",...} (a line with no id) after each answer. That
 is not a late answer: the arena reads it as the answer to the next request and faults it
