@@ -293,6 +293,16 @@ class ZooTests(unittest.TestCase):
         bot.send(MATCH_END)
         self.assertEqual(bot.process.wait(timeout=5), 0)
 
+    def test_unsolicited_big_pads_each_answer_and_sends_nothing_else(self):
+        bot = self.start("unsolicited.py", "--big")
+        bot.hello()
+        bot.send(bet_request(3))
+        answer = bot.read_json()
+        self.assertEqual((answer["id"], answer["action"], len(answer["pad"])), (3, "pack", 60000))
+        self.assertIsNone(bot.read_line(timeout=0.5))
+        bot.send(MATCH_END)
+        self.assertEqual(bot.process.wait(timeout=5), 0)
+
     def test_traceback_crash_dies_of_a_key_error_at_its_first_request(self):
         bot = self.start("traceback_crash.py")
         bot.hello()

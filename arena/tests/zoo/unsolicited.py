@@ -12,8 +12,11 @@ is not a late answer: the arena reads it as the answer to the next request and f
 (`malformed`), whatever the timing. Use --notes to test that policy on purpose.
 
 With --flood N it writes N more copies of each answer, each padded to about 60 KB with a
-"pad" field: N * 60 KB of late answers per request, all dropped without a fault, which a
-transcript of the match (--transcripts) must still hold within its size cap.
+"pad" field: N * 60 KB of repeated answers per request (each read is a `wrong_id` fault).
+
+With --big it writes each answer once, padded to about 60 KB (an unknown field, ignored by
+the arena), and nothing else: 60 KB of legal answer per decision, which a transcript of the
+match (--transcripts) must hold within its size cap.
 """
 import sys
 
@@ -21,11 +24,15 @@ import zoo_common as zoo
 
 NOTES = "--notes" in sys.argv[1:]
 FLOOD = int(sys.argv[sys.argv.index("--flood") + 1]) if "--flood" in sys.argv[1:] else 0
+BIG = "--big" in sys.argv[1:]
 PAD = "x" * 60000
 
 
 def answer_and_chatter(request):
     answer = zoo.safe_answer(request)
+    if BIG:
+        zoo.send(dict(answer, pad=PAD))
+        return
     zoo.send(answer)
     zoo.send(answer)  # the same id again: a late answer
     for _ in range(FLOOD):
