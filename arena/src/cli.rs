@@ -90,6 +90,10 @@ pub enum Command {
         /// The HTML file to write.
         #[arg(short, long)]
         output: PathBuf,
+        /// Which matches get a replay page: all, none, or sample:N (N matches spread evenly
+        /// over the tournament).
+        #[arg(long, default_value = "all", value_parser = crate::html::parse_replays)]
+        replays: crate::html::ReplaySelection,
     },
     /// Combine the output directories of shards into one, with the standings of the whole.
     Merge {

@@ -129,7 +129,11 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             arena::cmd_check_bot::run(game, &command, time, json).await?
         }
         Command::Standings { dir } => arena::cmd_tournament::show_standings(&dir)?,
-        Command::Report { dir, output } => arena::html::cmd_report(&dir, &output)?,
+        Command::Report {
+            dir,
+            output,
+            replays,
+        } => arena::html::cmd_report(&dir, &output, replays)?,
         Command::Merge { dirs, out, partial } => {
             arena::cmd_tournament::merge(&dirs, &out, partial)?
         }
