@@ -275,9 +275,10 @@ pub async fn play<R: BufRead, W: Write>(
         total += net;
         writeln!(
             console.output,
-            "You {} {} chips this hand; {total:+} in all.\n",
+            "You {} {} {} this hand; {total:+} in all.\n",
             if net >= 0 { "win" } else { "lose" },
-            net.abs()
+            net.abs(),
+            if net.abs() == 1 { "chip" } else { "chips" }
         )?;
     }
     for mut c in connections.into_iter().flatten() {
