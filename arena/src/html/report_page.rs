@@ -8,7 +8,7 @@
 //! The report itself embeds only the standings and the match results (small); the replays stay
 //! in their own pages, so a large tournament does not make one huge page. The pages share one
 //! viewer (`viewer.js`, `viewer.css` in that folder) and embed their replay compressed, so a
-//! page weighs about a tenth of its replay file; `--replays none|sample:N` leaves out all or
+//! page weighs about a twentieth of its replay file; `--replays none|sample:N` leaves out all or
 //! all but N of them.
 
 use std::path::{Path, PathBuf};
