@@ -407,8 +407,7 @@ fn write_pages(
             .collect();
         workers
             .into_iter()
-            .map(|w| w.join().expect("a page writer panicked"))
-            .collect::<anyhow::Result<()>>()
+            .try_for_each(|w| w.join().expect("a page writer panicked"))
     })
 }
 
