@@ -107,6 +107,10 @@ pub enum Command {
         /// The HTML file to write; its folder is created if missing.
         #[arg(short, long, alias = "output", value_name = "FILE")]
         out: PathBuf,
+        /// Which matches get a replay page: all, none, or sample:N (N matches spread evenly
+        /// over the tournament).
+        #[arg(long, default_value = "all", value_parser = crate::html::parse_replays)]
+        replays: crate::html::ReplaySelection,
     },
     /// Combine the output directories of shards into one, with the standings of the whole.
     Merge {

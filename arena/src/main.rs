@@ -141,7 +141,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             arena::cmd_check_bot::run(game, &command, time, json, logs.as_deref()).await?
         }
         Command::Standings { dir } => arena::cmd_tournament::show_standings(&dir)?,
-        Command::Report { dir, out } => arena::html::cmd_report(&dir, &out)?,
+        Command::Report { dir, out, replays } => arena::html::cmd_report(&dir, &out, replays)?,
         Command::Merge { dirs, out, partial } => {
             arena::cmd_tournament::merge(&dirs, &out, partial)?
         }

@@ -15,7 +15,7 @@ use rules::{Card, Event, Hand};
 
 use crate::bot::BotSpec;
 use crate::referee::{Connection, fallback};
-use crate::replay::{describe_event, describe_value};
+use crate::replay::{annotate, describe_event, describe_value};
 
 /// The person's side of the table: where input comes from and output goes.
 pub struct Console<R, W> {
@@ -203,11 +203,11 @@ pub async fn play<R: BufRead, W: Write>(
     }
     writeln!(
         console.output,
-        "{} with {} bots. You are seat {me}. Type `help` at any prompt.",
+        "{} with {} {}. You are seat {me}. Type `help` at any prompt, `quit` to leave.",
         config.settings.variant,
-        n - 1
+        n - 1,
+        if n - 1 == 1 { "bot" } else { "bots" }
     )?;
-    let blind_start = config.settings.variant.has_blind_play();
     let mut total = 0i64;
     let mut next_id = 1;
     let mut quit = false;
@@ -222,9 +222,11 @@ pub async fn play<R: BufRead, W: Write>(
             &mut console.output,
             h,
             &events,
-            me,
-            blind_start,
-            &names,
+            &Viewer {
+                me,
+                settings: &config.settings,
+                names: &names,
+            },
             &mut connections,
         )?;
         while let Some(decision) = hand.to_act() {
@@ -313,9 +315,11 @@ pub async fn play<R: BufRead, W: Write>(
                 &mut console.output,
                 h,
                 &events,
-                me,
-                blind_start,
-                &names,
+                &Viewer {
+                    me,
+                    settings: &config.settings,
+                    names: &names,
+                },
                 &mut connections,
             )?;
         }
@@ -323,9 +327,10 @@ pub async fn play<R: BufRead, W: Write>(
         total += net;
         writeln!(
             console.output,
-            "You {} {} chips this hand; {total:+} in all.\n",
+            "You {} {} {} this hand; {total:+} in all.\n",
             if net >= 0 { "win" } else { "lose" },
-            net.abs()
+            net.abs(),
+            if net.abs() == 1 { "chip" } else { "chips" }
         )?;
     }
     for mut c in connections.into_iter().flatten() {
@@ -344,15 +349,21 @@ pub async fn play<R: BufRead, W: Write>(
     Ok(total)
 }
 
+/// Who reads the events at the terminal: the person's seat, the game and the seats' names.
+struct Viewer<'a> {
+    me: usize,
+    settings: &'a Settings,
+    names: &'a [String],
+}
+
 fn show_events<W: Write>(
     out: &mut W,
     hand: u64,
     events: &[Event],
-    me: usize,
-    blind_start: bool,
-    names: &[String],
+    viewer: &Viewer,
     connections: &mut [Option<Connection>],
 ) -> std::io::Result<()> {
+    let blind_start = viewer.settings.variant.has_blind_play();
     for event in events {
         for (seat, c) in connections.iter_mut().enumerate() {
             if let Some(c) = c {
@@ -362,8 +373,11 @@ fn show_events<W: Write>(
                 });
             }
         }
-        let mine = serde_json::to_value(event.for_seat(me, blind_start)).expect("events serialize");
-        let line = describe_event(hand, &mine, names);
+        let mut mine =
+            serde_json::to_value(event.for_seat(viewer.me, blind_start)).expect("events serialize");
+        // The wild card from the deal on, and both values at a sideshow the person was in.
+        annotate(viewer.settings, &mut mine);
+        let line = describe_event(hand, &mine, viewer.names);
         if !line.is_empty() {
             writeln!(out, "{}", line.trim_start_matches('\n'))?;
         }
@@ -427,10 +441,15 @@ fn ask_person<R: BufRead, W: Write>(
             writeln!(out, "\n(end of input: you pack and the game ends)")?;
             return Ok(None);
         }
-        if line.trim().eq_ignore_ascii_case("help") {
+        let word = line.trim().to_ascii_lowercase();
+        if matches!(word.as_str(), "quit" | "q" | "exit") {
+            writeln!(out, "(you leave: you pack and the game ends)")?;
+            return Ok(None);
+        }
+        if word == "help" {
             writeln!(
                 out,
-                "Actions: pack | bet N (b N, plain `bet` is the minimum) | see | show | sideshow | swap CARD (e.g. swap Kd) | keep | accept | refuse"
+                "Actions: pack | bet N (b N, plain `bet` is the minimum) | see | show | sideshow | swap CARD (e.g. swap Kd) | keep | accept | refuse | quit (q) leaves the game"
             )?;
             continue;
         }
