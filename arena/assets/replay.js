@@ -1,6 +1,11 @@
 // The replay viewer: reads the replay records embedded in the page (a JSON array of the
 // replay file's lines) and draws the match one event at a time.
 //
+// Integers beyond 2^53 (64-bit seeds, chip totals) are parsed as BigInts (exact_json.js) and
+// chip arithmetic goes through ArenaJson.add/sub/neg, so every number is shown exactly.
+//
+// Hands are numbered from 1 wherever a person reads them (the records count from 0).
+//
 // Model: the match is split into hands; each hand is a list of steps (engine events, faults,
 // bot restarts). The state shown at a step is computed by applying the hand's steps from its
 // start (every state of the current hand is computed once and cached). What a seat may see is
@@ -21,6 +26,7 @@
   };
   const REVEAL_REASONS = { show: 'Show', pot_limit: 'Pot limit: every hand shown', turn_cap: 'Turn cap: every hand shown' };
   const ALL = 'all';
+  const { add, sub, neg } = window.ArenaJson;
 
   // ---------------------------------------------------------------- small helpers
 
@@ -55,13 +61,40 @@
   }
 
   function clone(value) {
-    return JSON.parse(JSON.stringify(value));
+    return structuredClone(value); // keeps BigInts, unlike a JSON round trip
+  }
+
+  // A hand's number as people read it: from 1.
+  function handLabel(number) {
+    return String(add(number, 1));
   }
 
   // ---------------------------------------------------------------- the match model
 
-  function readData() {
-    return JSON.parse($('replay-data').textContent);
+  // The page's data: the records inline, or (in a report's replay pages, which share this
+  // script) the replay file's lines gzipped and base64-encoded, inflated here. A page opened
+  // from file:// may not fetch() a file beside it, so the data is always in the page.
+  async function readData() {
+    const data = window.ArenaJson.parse($('replay-data').textContent);
+    // The live view (`--watch`) gets its records from the server as they are played.
+    if (data.live) return data;
+    if (!data.records && typeof data.replay_gzip_base64 === 'string') {
+      data.records = await inflateLines(data.replay_gzip_base64);
+    }
+    if (!Array.isArray(data.records)) throw new Error('the page holds no replay records');
+    return data;
+  }
+
+  async function inflateLines(base64) {
+    const binary = atob(base64);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+    const text = await new Response(stream).text();
+    return text
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => window.ArenaJson.parse(line));
   }
 
   function newHand(number) {
@@ -142,7 +175,7 @@
       hand.wonBefore = won.slice();
       hand.faultsBefore = faults.slice();
       if (hand.end) {
-        totals = totals.map((t, i) => t + (hand.end.payoffs[i] || 0));
+        totals = totals.map((t, i) => add(t, hand.end.payoffs[i] || 0));
         for (const w of hand.end.winners) won[w] += 1;
       }
       for (const step of hand.steps) {
@@ -160,6 +193,7 @@
       seats.push({
         cards: null,
         swappedIn: [],
+        wild: null,
         status: 'in',
         seen: !match.blindStart,
         put: 0,
@@ -203,6 +237,7 @@
       const seat = s.seats[e.seat];
       seat.cards = e.cards ? e.cards.slice() : null;
       seat.swappedIn = [];
+      seat.wild = e.wild || null; // Lallan Kallan: the odd colour, named by the arena
       if (!s.blindStart) learn(s, e.seat, e.seat, e.cards);
     },
     dead(s, e) {
@@ -215,7 +250,7 @@
       s.pot = e.pot;
       s.known = emptyMatrix(s.seats.length);
       for (const seat of s.seats) {
-        Object.assign(seat, { cards: null, swappedIn: [], status: 'in', action: 'redeal', value: null });
+        Object.assign(seat, { cards: null, swappedIn: [], wild: null, status: 'in', action: 'redeal', value: null });
       }
     },
     saw(s, e) {
@@ -232,8 +267,8 @@
         seat.swappedIn.push(e.drawn);
       }
       seat.swaps += 1;
-      seat.put += e.cost;
-      s.pot += e.cost;
+      seat.put = add(seat.put, e.cost);
+      s.pot = add(s.pot, e.cost);
       seat.action = 'swaps a card';
       // Others who knew the old hand no longer know which card changed.
       for (let v = 0; v < s.seats.length; v++) {
@@ -245,7 +280,7 @@
     },
     bet(s, e) {
       const seat = s.seats[e.seat];
-      seat.put += e.amount;
+      seat.put = add(seat.put, e.amount);
       s.pot = e.pot;
       s.stake = e.stake;
       seat.action = 'bets ' + e.amount + (e.blind ? ' blind' : '');
@@ -256,12 +291,12 @@
       seat.action = e.reason === 'lost_sideshow' ? 'lost the sideshow' : 'packs';
     },
     show_asked(s, e) {
-      s.seats[e.seat].put += e.cost;
+      s.seats[e.seat].put = add(s.seats[e.seat].put, e.cost);
       s.pot = e.pot;
       s.seats[e.seat].action = 'asks for a show';
     },
     sideshow_asked(s, e) {
-      s.seats[e.seat].put += e.cost;
+      s.seats[e.seat].put = add(s.seats[e.seat].put, e.cost);
       s.pot = e.pot;
       s.seats[e.seat].action = 'asks for a sideshow';
     },
@@ -272,6 +307,9 @@
       learn(s, e.seat, e.target, e.target_cards);
       learn(s, e.target, e.seat, e.seat_cards);
       s.seats[e.target].action = 'accepts the sideshow';
+      // Shown only to whoever knows these cards (see renderSeat).
+      if (e.seat_value) s.seats[e.seat].value = e.seat_value;
+      if (e.target_value) s.seats[e.target].value = e.target_value;
     },
     revealed(s, e) {
       for (const h of e.hands) {
@@ -334,6 +372,7 @@
   function describeFault(r) {
     const parts = ['Fault (' + r.fault.replace(/_/g, ' ') + ') by ', { seat: r.seat }, ': ' + r.detail];
     if (r.line) parts.push(' \u2014 sent: ' + r.line);
+    if (r.stderr) parts.push({ stderr: r.stderr });
     return { kind: 'fault', parts, cls: 'fault' };
   }
 
@@ -348,11 +387,11 @@
     hand_started: (e) => ['Hand starts: dealer ', { seat: e.dealer }, ', boot ' + e.boot + ', pot ' + e.pot],
     dealt: (e, see, m) =>
       e.cards && see(e.seat) && (!m.blindStart || see())
-        ? [{ seat: e.seat }, ' is dealt ', { cards: e.cards }]
+        ? [{ seat: e.seat }, ' is dealt ', { cards: e.cards, wild: e.wild }].concat(e.wild ? [' (wild ', { cards: [e.wild], wild: e.wild }, ')'] : [])
         : [{ seat: e.seat }, ' is dealt three cards'],
     dead: (e) => ['Dead hands (one colour): '].concat(seatList(e.seats)),
     redeal: (e) => ['Every hand is dead: redeal ' + e.redeal + ' (pot ' + e.pot + ' carried)'],
-    saw: (e, see) => (e.cards && see(e.seat) ? [{ seat: e.seat }, ' sees ', { cards: e.cards }] : [{ seat: e.seat }, ' sees']),
+    saw: (e, see) => (e.cards && see(e.seat) ? [{ seat: e.seat }, ' sees ', { cards: e.cards, wild: e.wild }] : [{ seat: e.seat }, ' sees']),
     swapped: (e, see) => {
       const cost = e.cost > 0 ? ' (pays ' + e.cost + ')' : '';
       return e.discarded && see(e.seat)
@@ -367,23 +406,36 @@
     sideshow_refused: (e) => [{ seat: e.target }, ' refuses the sideshow of ', { seat: e.seat }],
     sideshow_compared: (e, see) =>
       e.seat_cards && see(e.seat, e.target)
-        ? ['Sideshow: ', { seat: e.seat }, ' ', { cards: e.seat_cards }, ' vs ', { seat: e.target }, ' ', { cards: e.target_cards }, ': ', { seat: e.loser }, ' loses']
+        ? ['Sideshow: ', { seat: e.seat }, ' ', { cards: e.seat_cards, wild: wildOf(e.seat_value) }].concat(
+            e.seat_value ? [' = ', { value: e.seat_value }] : [],
+            [' vs ', { seat: e.target }, ' ', { cards: e.target_cards, wild: wildOf(e.target_value) }],
+            e.target_value ? [' = ', { value: e.target_value }] : [],
+            ['; ', { seat: e.loser }, ' loses'],
+          )
         : ['Sideshow accepted (cards seen by ', { seat: e.seat }, ' and ', { seat: e.target }, ' only): ', { seat: e.loser }, ' loses'],
     revealed: (e) => {
       const parts = [(REVEAL_REASONS[e.reason] || 'Revealed') + ': '];
       e.hands.forEach((h, i) => {
         if (i > 0) parts.push('; ');
-        parts.push({ seat: h.seat }, ' ', { cards: h.cards }, ' = ', { value: h.value });
+        parts.push({ seat: h.seat }, ' ', { cards: h.cards, wild: wildOf(h.value) }, ' = ', { value: h.value });
       });
       return parts;
     },
     hand_ended: (e) => {
       const parts = seatList(e.winners);
-      parts.push((e.winners.length > 1 ? ' share' : ' takes') + ' the pot of ' + e.pot + ' (' + (END_REASONS[e.reason] || e.reason) + '); net ');
-      parts.push(e.payoffs.map(signed).join(' '));
+      parts.push((e.winners.length > 1 ? ' share' : ' takes') + ' the pot of ' + e.pot + ' (' + (END_REASONS[e.reason] || e.reason) + '); net: ');
+      e.payoffs.forEach((p, seat) => {
+        if (seat > 0) parts.push(', ');
+        parts.push({ name: seat }, ' ' + signed(p));
+      });
       return parts;
     },
   };
+
+  // The wild card named in a hand's value (Lallan Kallan), if any.
+  function wildOf(value) {
+    return value && value.wild ? value.wild : null;
+  }
 
   function seatList(seats) {
     const parts = [];
@@ -412,9 +464,9 @@
     return (RANK_LABELS[card[0]] || card[0]) + SUIT_SYMBOLS[card[1]];
   }
 
-  function cardFace(card, swapped) {
-    const cls = 'card' + (RED_SUITS[card[1]] ? ' red' : '') + (swapped ? ' swapped' : '');
-    return el('div', { class: cls, 'data-testid': 'card', 'data-card': card, 'data-face': 'up', title: card }, [
+  function cardFace(card, swapped, wild) {
+    const cls = 'card' + (RED_SUITS[card[1]] ? ' red' : '') + (swapped ? ' swapped' : '') + (wild ? ' wild' : '');
+    return el('div', { class: cls, 'data-testid': 'card', 'data-card': card, 'data-face': 'up', 'data-wild': wild ? 'true' : null, title: wild ? card + ': wild card' : card }, [
       el('span', { class: 'rank', text: RANK_LABELS[card[0]] || card[0] }),
       el('span', { class: 'suit', text: SUIT_SYMBOLS[card[1]] }),
     ]);
@@ -424,11 +476,12 @@
     return el('div', { class: 'card back', 'data-testid': 'card', 'data-face': 'down', title: 'face down' });
   }
 
-  function inlineCards(cards) {
+  function inlineCards(cards, wild) {
     const span = el('span', { class: 'cards-inline' });
     cards.forEach((card, i) => {
       if (i > 0) span.append(' ');
-      span.append(el('span', { class: 'c' + (RED_SUITS[card[1]] ? ' red' : ''), text: cardText(card) }));
+      const isWild = wild && card === wild;
+      span.append(el('span', { class: 'c' + (RED_SUITS[card[1]] ? ' red' : '') + (isWild ? ' wild' : ''), 'data-wild': isWild ? 'true' : null, title: isWild ? 'wild card' : null, text: cardText(card) }));
     });
     return span;
   }
@@ -437,10 +490,20 @@
     for (const part of parts) {
       if (typeof part === 'string') node.append(part);
       else if ('seat' in part) node.append(el('span', { class: 'who', text: match.names[part.seat] + ' [' + part.seat + ']' }));
-      else if ('cards' in part) node.append(inlineCards(part.cards));
+      else if ('name' in part) node.append(el('span', { class: 'who', text: match.names[part.name] }));
+      else if ('cards' in part) node.append(inlineCards(part.cards, part.wild));
       else if ('value' in part) node.append(describeValue(part.value));
+      else if ('stderr' in part) node.append(stderrBlock(part.stderr));
     }
     return node;
+  }
+
+  // The last lines of a failed bot's stderr (a fault record's `stderr`), folded.
+  function stderrBlock(text) {
+    return el('details', { class: 'stderr', 'data-testid': 'fault-stderr' }, [
+      el('summary', { text: 'its last stderr lines' }),
+      el('pre', { text }),
+    ]);
   }
 
   // ---------------------------------------------------------------- the viewer
@@ -455,6 +518,7 @@
     this.cache = { hi: -1, states: [] };
     this.logKey = '';
     this.scrollPending = false;
+    this.typed = null; // a seat number being typed (see digitKey)
   }
 
   Viewer.prototype.hand = function () {
@@ -508,10 +572,20 @@
     this.go(this.hi - 1, 0); // the first hand: back to its start
   };
 
-  Viewer.prototype.jumpToHand = function (number) {
-    const index = this.match.hands.findIndex((h) => h.number === number);
+  // `label`: a hand's number as shown (from 1), as text.
+  Viewer.prototype.jumpToHand = function (label) {
+    const wanted = String(label).trim();
+    const index = this.match.hands.findIndex((h) => handLabel(h.number) === wanted);
     if (index >= 0) this.go(index, 0);
     return index >= 0;
+  };
+
+  // The next (step 1) or previous (-1) view: all cards, seat 0, seat 1, ..., all cards.
+  Viewer.prototype.cycleView = function (step) {
+    const n = this.match.seatCount;
+    const position = this.view === ALL ? n : this.view; // all cards sits after the last seat
+    const next = (((position + step) % (n + 1)) + n + 1) % (n + 1);
+    this.setView(next === n ? ALL : next);
   };
 
   Viewer.prototype.setView = function (view) {
@@ -570,8 +644,8 @@
   Viewer.prototype.renderHeaderLine = function () {
     const hand = this.hand();
     const label = $('hand-number');
-    label.textContent = 'Hand ' + hand.number;
-    label.dataset.hand = hand.number;
+    label.textContent = 'Hand ' + handLabel(hand.number);
+    label.dataset.hand = String(hand.number); // the replay's hand index, from 0
     $('step-counter').textContent =
       'step ' + (this.si + 1) + ' / ' + hand.steps.length + ' \u00b7 hand ' + (this.hi + 1) + ' of ' + this.match.hands.length;
   };
@@ -669,7 +743,7 @@
     if (!seat.cards) return;
     const shown = this.shownCards(state, i);
     for (let k = 0; k < seat.cards.length; k++) {
-      if (shown) box.append(cardFace(shown[k], this.view === ALL && seat.swappedIn.includes(shown[k])));
+      if (shown) box.append(cardFace(shown[k], this.view === ALL && seat.swappedIn.includes(shown[k]), seat.wild !== null && shown[k] === seat.wild));
       else box.append(cardBack());
     }
   };
@@ -684,14 +758,14 @@
   // once the hand is over).
   Viewer.prototype.chipsOf = function (state, i) {
     const before = this.hand().totalsBefore[i];
-    return state.ended ? before + state.payoffs[i] : before - state.seats[i].put;
+    return state.ended ? add(before, state.payoffs[i]) : sub(before, state.seats[i].put);
   };
 
   Viewer.prototype.renderScoreboard = function (state) {
     const hand = this.hand();
     const rows = state.seats.map((seat, i) => {
       const chips = this.chipsOf(state, i);
-      const thisHand = state.ended ? state.payoffs[i] : -seat.put;
+      const thisHand = state.ended ? state.payoffs[i] : neg(seat.put);
       const won = hand.wonBefore[i] + (seat.winner ? 1 : 0);
       const faults = hand.faultsBefore[i] + seat.faults;
       return el('tr', { 'data-testid': 'score-row', 'data-seat': i, class: this.view === i ? 'viewer' : '' }, [
@@ -768,7 +842,7 @@
     slider.max = String(this.hand().steps.length - 1);
     slider.value = String(this.si);
     $('hand-select').value = String(this.hi);
-    if (document.activeElement !== $('hand-input')) $('hand-input').value = String(this.hand().number);
+    if (document.activeElement !== $('hand-input')) $('hand-input').value = handLabel(this.hand().number);
     $('view-select').value = String(this.view);
     this.renderPlayButton();
   };
@@ -793,9 +867,9 @@
 
   function handSummary(match, hand) {
     const end = hand.end;
-    if (!end) return 'Hand ' + hand.number;
+    if (!end) return 'Hand ' + handLabel(hand.number);
     const winners = end.winners.map((w) => match.names[w]).join(' & ');
-    return 'Hand ' + hand.number + ' \u2014 ' + winners + ' ' + (end.winners.length > 1 ? 'share' : 'wins') + ' ' + end.pot + ' (' + (END_REASONS[end.reason] || end.reason) + ')';
+    return 'Hand ' + handLabel(hand.number) + ' \u2014 ' + winners + ' ' + (end.winners.length > 1 ? 'share' : 'wins') + ' ' + end.pot + ' (' + (END_REASONS[end.reason] || end.reason) + ')';
   }
 
   function fillSelects(viewer) {
@@ -827,7 +901,7 @@
     $('hand-jump').addEventListener('submit', (e) => {
       e.preventDefault();
       const input = $('hand-input');
-      const ok = viewer.jumpToHand(Number(input.value));
+      const ok = viewer.jumpToHand(input.value);
       input.setCustomValidity(ok ? '' : 'No hand ' + input.value + ' in this replay');
       if (!ok) input.reportValidity();
     });
@@ -843,34 +917,67 @@
     Home: (v) => v.go(v.hi, 0),
     End: (v) => v.go(v.hi, 'end'),
     ' ': (v) => v.togglePlay(),
-    0: (v) => v.setView(ALL),
     a: (v) => v.setView(ALL),
     A: (v) => v.setView(ALL),
+    v: (v) => v.cycleView(1),
+    V: (v) => v.cycleView(-1),
   };
+
+  // Digit keys view the table as a seat: its number as shown on the seat plus one (1 = seat 0,
+  // as on a keyboard's row). At a table of ten or more seats a second digit typed within
+  // DIGIT_WINDOW_MS extends the number (1 then 2 = seat 11; 1 then 0 = seat 9). 0 on its own
+  // shows all cards.
+  const DIGIT_WINDOW_MS = 1000;
+
+  function digitKey(viewer, digit) {
+    const count = viewer.match.seatCount;
+    const now = Date.now();
+    if (viewer.typed && now - viewer.typed.at < DIGIT_WINDOW_MS) {
+      const n = Number(viewer.typed.text + digit);
+      viewer.typed = null;
+      if (n >= 1 && n <= count) {
+        viewer.setView(n - 1);
+        return;
+      }
+      // No such seat: the digit starts afresh.
+    }
+    const d = Number(digit);
+    if (d === 0) {
+      viewer.typed = null;
+      viewer.setView(ALL);
+      return;
+    }
+    if (d <= count) viewer.setView(d - 1);
+    // Wait for a second digit only where one can follow (1 at ten to nineteen seats, ...).
+    viewer.typed = d * 10 <= count ? { text: digit, at: now } : null;
+  }
 
   function bindKeys(viewer) {
     document.addEventListener('keydown', (e) => {
       if (e.ctrlKey || e.metaKey || e.altKey) return;
       const target = e.target;
       if (target && (target.tagName === 'INPUT' || target.tagName === 'SELECT' || target.tagName === 'TEXTAREA')) return;
-      let action = KEYS[e.key];
-      if (!action && /^[1-9]$/.test(e.key) && Number(e.key) <= viewer.match.seatCount) {
-        action = (v) => v.setView(Number(e.key) - 1);
+      if (/^[0-9]$/.test(e.key)) {
+        e.preventDefault();
+        digitKey(viewer, e.key);
+        return;
       }
+      viewer.typed = null;
+      const action = KEYS[e.key];
       if (!action) return;
       e.preventDefault();
       action(viewer);
     });
   }
 
-  // `#hand=N` in the address opens that hand.
+  // `#hand=N` in the address opens hand N (numbered from 1, as shown).
   function startHand(viewer) {
     if (viewer.match.hands.length === 0) {
       $('last-event').textContent = 'This replay has no hands.';
       return;
     }
     const found = /(?:^#|&)hand=(\d+)/.exec(location.hash);
-    if (!found || !viewer.jumpToHand(Number(found[1]))) viewer.go(0, 0);
+    if (!found || !viewer.jumpToHand(found[1])) viewer.go(0, 0);
   }
 
   function showError(error) {
@@ -878,10 +985,149 @@
     app.replaceChildren(el('div', { class: 'panel', 'data-testid': 'error', text: 'Cannot show this replay: ' + error.message }));
   }
 
-  function main() {
+
+  // ---------------------------------------------------------------- live view (`--watch`)
+
+  // The page served by `arena match --watch` (and `arena tournament --watch`): the records
+  // arrive as server-sent events, one replay line each, and the viewer is rebuilt from them
+  // as they come. It shows the newest step while "Follow" is on; stepping or choosing a hand
+  // turns it off. The access token is in the page's address and goes with every request.
+  function startLive() {
+    const params = new URLSearchParams(location.search);
+    const token = params.get('token') || '';
+    const chosen = params.get('match');
+    const live = { records: [], viewer: null, pending: false, info: null };
+    const badge = el('span', { class: 'live-badge', 'data-testid': 'live-status', 'data-state': 'connecting', text: 'connecting' });
+    const follow = el('input', { type: 'checkbox', 'data-testid': 'live-follow' });
+    follow.checked = true;
+    const picker = el('select', { 'data-testid': 'live-match', 'aria-label': 'Match to watch' });
+    $('back-nav').append(badge, el('label', { class: 'inline live-follow' }, [follow, ' Follow']), picker);
+    $('match-title').textContent = 'Live';
+    $('last-event').textContent = 'Waiting for the match\u2026';
+    picker.addEventListener('change', () => {
+      params.set('match', picker.value);
+      location.search = params.toString();
+    });
+    // Moving by hand stops following; Play and the view keep it.
+    $('controls').addEventListener('click', (e) => {
+      if (e.target.closest('button') && e.target.closest('button').id !== 'play-toggle') follow.checked = false;
+    });
+    $('controls').addEventListener('input', (e) => {
+      if (e.target.id === 'step-slider') follow.checked = false;
+    });
+    $('hand-select').addEventListener('change', () => { follow.checked = false; });
+    document.addEventListener('keydown', (e) => {
+      if (['ArrowLeft', 'ArrowRight', 'PageUp', 'PageDown', '[', ']', 'Home', 'End'].includes(e.key)) follow.checked = false;
+    });
+    follow.addEventListener('change', () => schedule());
+
+    const setBadge = (state, text) => {
+      badge.dataset.state = state;
+      badge.textContent = text;
+    };
+
+    async function refreshMatches() {
+      try {
+        const response = await fetch('matches?token=' + encodeURIComponent(token), { cache: 'no-store' });
+        if (!response.ok) return;
+        const list = await response.json();
+        const current = live.info ? String(live.info.id) : chosen;
+        picker.replaceChildren(...list.map((m) => el('option', {
+          value: m.id,
+          text: m.label + (m.live ? ' (playing)' : ' (finished)'),
+          selected: String(m.id) === current,
+        })));
+        picker.hidden = list.length < 2;
+      } catch (_) {
+        // The arena has stopped: the badge says so.
+      }
+    }
+
+    function connect() {
+      let url = 'events?token=' + encodeURIComponent(token);
+      if (chosen !== null) url += '&match=' + encodeURIComponent(chosen);
+      const source = new EventSource(url);
+      source.addEventListener('reset', (e) => {
+        live.info = JSON.parse(e.data);
+        live.records = [];
+        setBadge('live', 'live');
+        document.title = 'Live: ' + live.info.label;
+        $('match-title').textContent = 'Live: ' + live.info.label;
+        refreshMatches();
+      });
+      source.addEventListener('message', (e) => {
+        live.records.push(window.ArenaJson.parse(e.data));
+        schedule();
+      });
+      source.addEventListener('end', () => {
+        source.close();
+        setBadge('finished', 'finished');
+        schedule();
+        refreshMatches();
+      });
+      source.addEventListener('lagged', () => {
+        // Too far behind: start again from the beginning.
+        source.close();
+        setTimeout(connect, 500);
+      });
+      source.addEventListener('error', () => {
+        if (badge.dataset.state !== 'finished') setBadge('stopped', 'disconnected (has the arena stopped?)');
+      });
+    }
+
+    function schedule() {
+      if (live.pending) return;
+      live.pending = true;
+      setTimeout(update, 150);
+    }
+
+    function update() {
+      live.pending = false;
+      if (!live.records.some((r) => r.type === 'header')) return;
+      let viewer = live.viewer;
+      if (!viewer) {
+        viewer = new Viewer({ records: live.records });
+        live.viewer = viewer;
+        viewer.buildSeats();
+        fillSelects(viewer);
+        bindControls(viewer);
+        bindKeys(viewer);
+        window.replayViewer = viewer;
+      } else {
+        viewer.data = { records: live.records };
+        viewer.match = buildMatch(live.records);
+        viewer.cache = { hi: -1, states: [] };
+        const view = $('view-select').value;
+        const hand = $('hand-select').value;
+        fillSelects(viewer);
+        $('view-select').value = view;
+        $('hand-select').value = hand;
+      }
+      let info = describeSettings(viewer.match.header);
+      if (live.info && live.info.dropped_hands > 0) {
+        info += ' \u00b7 joined late: the first ' + live.info.dropped_hands + ' hands are not shown (totals count from there)';
+      }
+      $('match-info').textContent = info;
+      document.body.dataset.liveRecords = String(live.records.length);
+      if (viewer.match.hands.length === 0) return;
+      if (follow.checked) viewer.go(viewer.match.hands.length - 1, 'end');
+      else viewer.go(viewer.hi, viewer.si);
+      document.body.dataset.ready = 'true';
+    }
+
+    refreshMatches();
+    setInterval(refreshMatches, 3000);
+    connect();
+  }
+
+  async function main() {
     let viewer;
     try {
-      const data = readData();
+      const data = await readData();
+      if (data.live) {
+        startLive();
+        return;
+      }
       viewer = new Viewer(data);
       fillHeader(viewer, data);
     } catch (error) {

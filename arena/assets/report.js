@@ -37,7 +37,9 @@
     }
   }
 
+  // `x` with its sign; BigInts (integers beyond 2^53, see exact_json.js) exactly.
   function signed(x, digits) {
+    if (typeof x === 'bigint') return (x > 0n ? '+' : '') + x.toString();
     const text = x.toFixed(digits);
     return x > 0 || (x === 0 && !text.startsWith('-')) ? '+' + text : text;
   }
@@ -47,7 +49,7 @@
   }
 
   function totalFaults(faults) {
-    return Object.values(faults || {}).reduce((a, b) => a + b, 0);
+    return Object.values(faults || {}).reduce((a, b) => window.ArenaJson.add(a, b), 0);
   }
 
   // Round numbers for axis ticks covering [lo, hi].
@@ -83,6 +85,7 @@
     if (t) {
       parts.push(t.settings.variant, t.format, t.seats + ' seats', t.hands + ' hands a match', t.rounds + (t.rounds === 1 ? ' round' : ' rounds'));
       if (t.duplicate) parts.push('duplicate deals');
+      parts.push('seed ' + t.seed);
     }
     parts.push(s.matches + ' matches', s.blocks + ' duplicate blocks', s.bots.length + ' bots');
     return parts.join(' \u00b7 ');
@@ -217,7 +220,7 @@
     const totals = new Map(names.map((n) => [n, 0]));
     const series = new Map(names.map((n) => [n, [0]]));
     for (const m of data.matches) {
-      m.seats.forEach((name, seat) => totals.set(name, (totals.get(name) || 0) + (m.net[seat] || 0)));
+      m.seats.forEach((name, seat) => totals.set(name, window.ArenaJson.add(totals.get(name) || 0, m.net[seat] || 0)));
       for (const name of names) series.get(name).push(totals.get(name));
     }
     return series;
@@ -244,7 +247,7 @@
     const c = CHART;
     const count = data.matches.length;
     const values = [0];
-    for (const points of series.values()) values.push(...points);
+    for (const points of series.values()) values.push(...points.map(Number)); // the chart's scale needs no exactness
     const [lo, hi] = [Math.min(...values), Math.max(...values)];
     const pad = (hi - lo) * 0.05 || 1;
     const xScale = linear([0, Math.max(1, count)], [c.left, c.width - c.right]);
@@ -254,7 +257,7 @@
       svg('line', { class: 'zero', x1: c.left, x2: c.width - c.right, y1: yScale(0), y2: yScale(0) }),
     ]);
     for (const [name, points] of series) {
-      const coords = points.map((v, i) => xScale(i).toFixed(1) + ',' + yScale(v).toFixed(1)).join(' ');
+      const coords = points.map((v, i) => xScale(i).toFixed(1) + ',' + yScale(Number(v)).toFixed(1)).join(' ');
       chart.append(svg('polyline', { points: coords, stroke: colours.get(name), 'data-testid': 'chips-line', 'data-bot': name, 'data-final': points[points.length - 1] }, [
         svg('title', { text: name + ': ' + signed(points[points.length - 1], 0) + ' chips after ' + count + ' matches' }),
       ]));
@@ -288,13 +291,15 @@
   // ---------------------------------------------------------------- matches
 
   function matchRow(m) {
-    const faults = m.faults.reduce((sum, f) => sum + totalFaults(f), 0);
+    const faults = m.faults.reduce((sum, f) => window.ArenaJson.add(sum, totalFaults(f)), 0);
     const seats = el('td', {}, m.seats.map((name, i) =>
       el('span', { class: 'seat-net' }, [name + ' ', el('span', { class: signClass(m.net[i] || 0), text: signed(m.net[i] || 0, 0) })])));
     const replay = m.page
       ? el('a', { href: m.page, 'data-testid': 'replay-link', 'data-index': m.index, text: 'replay' })
-      : el('span', { class: 'muted', text: m.replay ? 'missing' : '\u2014' });
-    return el('tr', { 'data-testid': 'match-row', 'data-index': m.index, 'data-bots': JSON.stringify(m.seats), class: faults ? 'has-faults' : '' }, [
+      : m.omitted
+        ? el('span', { class: 'muted', 'data-testid': 'replay-omitted', title: 'left out of this report (arena report --replays)', text: 'not included' })
+        : el('span', { class: 'muted', text: m.replay ? 'missing' : '\u2014' });
+    return el('tr', { 'data-testid': 'match-row', 'data-index': m.index, 'data-bots': window.ArenaJson.stringify(m.seats), class: faults ? 'has-faults' : '' }, [
       el('td', { class: 'num', text: m.index }),
       el('td', { class: 'num', text: m.block }),
       seats,
@@ -343,7 +348,7 @@
   // ---------------------------------------------------------------- page
 
   function main() {
-    const data = JSON.parse($('report-data').textContent);
+    const data = window.ArenaJson.parse($('report-data').textContent);
     const colours = new Map(data.standings.bots.map((b, i) => [b.name, PALETTE[i % PALETTE.length]]));
     $('report-info').textContent = describeTournament(data);
     renderSprt(data);

@@ -6,8 +6,12 @@ use crate::bot::{BotSpec, Limits, SandboxLevel};
 
 /// A command line split like a shell would, with a clear error for unbalanced quotes.
 pub fn split(command: &str) -> Result<Vec<String>, String> {
-    let argv = shlex::split(command)
-        .ok_or_else(|| format!("cannot split bot command {command:?}: unbalanced quotes"))?;
+    let argv = shlex::split(command).ok_or_else(|| {
+        format!(
+            "cannot split bot command {}: unbalanced quotes",
+            crate::quote::quoted(command)
+        )
+    })?;
     if argv.is_empty() {
         return Err("empty bot command".into());
     }
@@ -27,6 +31,42 @@ pub fn absolutize(argv: &[String], base: &Path) -> Vec<String> {
             }
         })
         .collect()
+}
+
+/// For a bot that did not start: the arguments of its command line that look like files
+/// (`my_bot.py`, `bots/x`) but are not there relative to `cwd`. [`absolutize`] made every
+/// one that exists absolute, so these reach the bot as paths into its own private directory,
+/// where they are missing too: the usual cause is running the arena from another directory.
+pub fn missing_file_note(argv: &[String], cwd: &Path) -> Option<String> {
+    let looks_like_file = |arg: &str| {
+        let path = Path::new(arg);
+        let extension = path.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+            (1..=5).contains(&e.len())
+                && e.bytes().all(|b| b.is_ascii_alphanumeric())
+                && e.bytes().any(|b| b.is_ascii_alphabetic())
+        });
+        !arg.starts_with('-') && path.is_relative() && (arg.contains('/') || extension)
+    };
+    let missing: Vec<String> = argv
+        .iter()
+        .enumerate()
+        // A bare program name is looked up on the PATH, not in the current directory.
+        .filter(|(i, arg)| *i > 0 || arg.contains('/'))
+        .map(|(_, arg)| arg)
+        .filter(|arg| looks_like_file(arg) && !cwd.join(arg).exists())
+        .map(|arg| format!("`{arg}`"))
+        .collect();
+    (!missing.is_empty()).then(|| {
+        let (what, is) = match missing.len() {
+            1 => (missing[0].clone(), "is not a file"),
+            _ => (missing.join(", "), "are not files"),
+        };
+        format!(
+            "{what} {is} in {}, where the arena was run: paths on a bot's command line are \
+             taken from there (the bot itself runs in a private directory)",
+            cwd.display()
+        )
+    })
 }
 
 /// A readable default name: the script's file stem, or the program's name.
@@ -89,6 +129,14 @@ pub const DEFAULT_LIMITS: Limits = Limits {
     disk_bytes: Some(256 << 20),
 };
 
+/// Default `--max-log-kb`: a bot's stderr log keeps its first and last 64 KiB.
+pub const DEFAULT_MAX_LOG_KB: u64 = 2 * (crate::bot::DEFAULT_STDERR_KEEP_BYTES as u64 >> 10);
+
+/// The bytes kept at the head, and again at the tail, of a stderr log of at most `max_kb`.
+pub fn log_keep_bytes(max_kb: u64) -> usize {
+    usize::try_from(max_kb.saturating_mul(1024) / 2).unwrap_or(usize::MAX)
+}
+
 /// Everything needed to build the spec of one seat's bot.
 pub struct SpecInput<'a> {
     pub name: &'a str,
@@ -125,6 +173,20 @@ pub fn spec(input: SpecInput<'_>) -> BotSpec {
     spec
 }
 
+/// The stderr log of a seat's `restart`-th restart, next to the log of its first process:
+/// `seat1-x.stderr.log` becomes `seat1-x.restart2.stderr.log`.
+pub fn restart_log(first: &Path, restart: u32) -> PathBuf {
+    let name = first
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let name = match name.strip_suffix(".stderr.log") {
+        Some(stem) => format!("{stem}.restart{restart}.stderr.log"),
+        None => format!("{name}.restart{restart}"),
+    };
+    first.with_file_name(name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -141,6 +203,34 @@ mod tests {
             unique_names(vec!["a".into(), "a".into(), "b".into(), "a".into()]),
             ["a", "a#2", "b", "a#3"]
         );
+    }
+
+    #[test]
+    fn each_restart_has_its_own_log() {
+        assert_eq!(
+            restart_log(Path::new("logs/seat1-x.stderr.log"), 2),
+            Path::new("logs/seat1-x.restart2.stderr.log")
+        );
+        assert_eq!(restart_log(Path::new("err"), 1), Path::new("err.restart1"));
+    }
+
+    #[test]
+    fn arguments_that_look_like_missing_files_are_named() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("here.py"), "").unwrap();
+        let argv = |text: &str| split(text).unwrap();
+        let note = missing_file_note(&argv("python3 my_bot.py --seed 3"), dir.path()).unwrap();
+        assert!(note.starts_with("`my_bot.py` is not a file in "), "{note}");
+        let note = missing_file_note(&argv("./bot bots/x here.py 12.5"), dir.path()).unwrap();
+        assert!(
+            note.starts_with("`./bot`, `bots/x` are not files in "),
+            "{note}"
+        );
+        assert_eq!(
+            missing_file_note(&argv("python3 here.py"), dir.path()),
+            None
+        );
+        assert_eq!(missing_file_note(&argv("mc-bot --fast"), dir.path()), None);
     }
 
     #[test]

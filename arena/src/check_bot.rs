@@ -3,8 +3,9 @@
 //! The bot plays fixed situations covering every decision kind of every variant (bets, see,
 //! shows, sideshow requests and replies, 555 swaps, dead hands, a redeal) against the
 //! checker; every answer must come in time, carry the request's id and be legal, and the bot
-//! must exit when told. The report names each check; a failure shows the exact line the bot
-//! sent and what was expected.
+//! must exit when told. The report names each check by the protocol's words (`bet`,
+//! `sideshow_reply`); a failure shows the exact line the bot sent and what was expected, and a
+//! check that could not be played says why (the bot's own choices, or the bot had stopped).
 
 mod run;
 mod scenarios;
@@ -26,6 +27,7 @@ pub fn render(command: &str, checks: &[Check]) -> String {
             Outcome::Pass => "PASS",
             Outcome::Fail => "FAIL",
             Outcome::NotReached => "----",
+            Outcome::Skipped => "SKIP",
         };
         let _ = writeln!(out, "  {mark}  {:<34} {}", c.name, c.detail);
         if let Some(sent) = &c.sent {
@@ -34,14 +36,35 @@ pub fn render(command: &str, checks: &[Check]) -> String {
         if let Some(expected) = &c.expected {
             let _ = writeln!(out, "        expected: {expected}");
         }
+        if let Some(stderr) = &c.stderr {
+            out.push_str(&crate::bot::stderr_block(Some(stderr), "        "));
+        }
+        if let Some(note) = &c.note {
+            let _ = writeln!(out, "        note:     {note}");
+        }
     }
     let count = |o| checks.iter().filter(|c| c.outcome == o).count();
-    let _ = writeln!(
+    let _ = write!(
         out,
-        "\n{} passed, {} failed, {} not reached (not reached: the bot's own play avoided the situation; not a failure)",
+        "\n{} passed, {} failed",
         count(Outcome::Pass),
-        count(Outcome::Fail),
-        count(Outcome::NotReached)
+        count(Outcome::Fail)
     );
+    // Each kind of "not played" says its own cause: the bot's choices, or the bot stopping.
+    if count(Outcome::NotReached) > 0 {
+        let _ = write!(
+            out,
+            ", {} not reached (the bot's own play avoided the situation; not a failure)",
+            count(Outcome::NotReached)
+        );
+    }
+    if count(Outcome::Skipped) > 0 {
+        let _ = write!(
+            out,
+            ", {} skipped (the bot had stopped working: see the failure before them)",
+            count(Outcome::Skipped)
+        );
+    }
+    out.push('\n');
     out
 }

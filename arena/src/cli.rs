@@ -70,6 +70,10 @@ pub enum Command {
         /// with its access token, is printed on stderr. It shows every seat's cards.
         #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:0")]
         watch: Option<std::net::SocketAddr>,
+        /// Largest stderr log per bot process (KiB; default: the file's `[limits]
+        /// max_log_kb`, else 128): its first and last halves are kept.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        max_log_kb: Option<u64>,
     },
     /// Play at the terminal against bots.
     Play(PlayArgs),
@@ -87,6 +91,10 @@ pub enum Command {
         /// Print the checks as JSON.
         #[arg(long)]
         json: bool,
+        /// Keep the bot's stderr log of each scenario in this directory
+        /// (`01-classic-blind-and-seen-bets-see-show.stderr.log`, ...; default: discarded).
+        #[arg(long, value_name = "DIR")]
+        logs: Option<PathBuf>,
         /// The bot's command, after `--`: `arena check-bot -- python3 my_bot.py`.
         #[arg(last = true, required = true, value_name = "CMD")]
         command: Vec<String>,
@@ -104,6 +112,10 @@ pub enum Command {
         /// The HTML file to write; its folder is created if missing.
         #[arg(short, long, alias = "output", value_name = "FILE")]
         out: PathBuf,
+        /// Which matches get a replay page: all, none, or sample:N (N matches spread evenly
+        /// over the tournament).
+        #[arg(long, default_value = "all", value_parser = crate::html::parse_replays)]
+        replays: crate::html::ReplaySelection,
     },
     /// Combine the output directories of shards into one, with the standings of the whole.
     Merge {
@@ -170,7 +182,8 @@ pub struct MatchArgs {
     /// (`seat0.txt`, ...: `>>` arena to bot, `<<` bot to arena).
     #[arg(long, value_name = "DIR")]
     pub transcripts: Option<PathBuf>,
-    /// Keep each bot's stderr log in this directory (default: discarded after the match).
+    /// Keep each bot's stderr log in this directory (default: discarded after the match);
+    /// every process of a restarted seat has its own (`seat0-NAME.restart1.stderr.log`, ...).
     #[arg(long, value_name = "DIR")]
     pub logs: Option<PathBuf>,
     /// Serve a live view of the match as it is played, for a projector or a contest screen:
@@ -178,6 +191,14 @@ pub struct MatchArgs {
     /// with its access token, is printed on stderr. It shows every seat's cards.
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:0")]
     pub watch: Option<std::net::SocketAddr>,
+    /// Largest stderr log per bot process (KiB): its first and last halves are kept, with a
+    /// line saying how many bytes were dropped between them.
+    #[arg(long, default_value_t = crate::bot_command::DEFAULT_MAX_LOG_KB, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_log_kb: u64,
+    /// Largest transcript file (MiB): its first and last halves are kept, with a line saying
+    /// how many bytes were dropped between them.
+    #[arg(long, default_value_t = crate::referee::DEFAULT_MAX_TRANSCRIPT_MB, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_transcript_mb: u64,
     #[command(flatten)]
     pub table: TableArgs,
     #[command(flatten)]

@@ -1,5 +1,8 @@
-//! `arena check-bot [--game V] -- CMD...`
+//! `arena check-bot [--game V] [--logs DIR] -- CMD...`
 
+use std::path::Path;
+
+use anyhow::Context;
 use protocol::{TimeLimits, Variant};
 
 use crate::bot_command::{self, SpecInput};
@@ -11,6 +14,7 @@ pub async fn run(
     command: &[String],
     time: TimeLimits,
     json: bool,
+    logs: Option<&Path>,
 ) -> anyhow::Result<()> {
     let cwd = std::env::current_dir()?;
     let argv = bot_command::absolutize(command, &cwd);
@@ -18,9 +22,17 @@ pub async fn run(
         .prefix("arena-check-bot-")
         .tempdir()?;
     let name = bot_command::default_name(&argv);
+    let log_dir = match logs {
+        Some(dir) => {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create log directory {}", dir.display()))?;
+            dir.to_path_buf()
+        }
+        None => work.path().join("logs"),
+    };
     let mut checks = Vec::new();
     for (i, scenario) in scenarios(game).iter().enumerate() {
-        let spec = bot_command::spec(SpecInput {
+        let mut spec = bot_command::spec(SpecInput {
             name: &name,
             argv: argv.clone(),
             workdir: work.path().join(format!("scenario{i}")),
@@ -29,10 +41,16 @@ pub async fn run(
             sandbox: crate::bot::default_level(),
             limits: bot_command::DEFAULT_LIMITS,
         });
-        let results = run_scenario(&spec, scenario, time).await;
+        spec.stderr_log = log_dir.join(log_name(i, &scenario.name));
+        let mut results = run_scenario(&spec, scenario, time).await;
         let cannot_start = results
             .iter()
             .any(|c| c.name == "handshake" && c.outcome == Outcome::Fail);
+        if cannot_start && let Some(note) = bot_command::missing_file_note(&argv, &cwd) {
+            for c in results.iter_mut().filter(|c| c.name == "handshake") {
+                c.note = Some(note.clone());
+            }
+        }
         checks.extend(results);
         if cannot_start && i == 0 {
             break; // the same failure would repeat for every scenario
@@ -41,7 +59,14 @@ pub async fn run(
     let text = if json {
         format!("{}\n", serde_json::to_string_pretty(&checks)?)
     } else {
-        render(&command.join(" "), &checks)
+        let mut text = render(&command.join(" "), &checks);
+        if let Some(dir) = logs {
+            text.push_str(&format!(
+                "the bot's stderr, per scenario: {}\n",
+                dir.display()
+            ));
+        }
+        text
     };
     // The verdict is the exit code, which scripts read even when they read only the first
     // line (`| head -1`): a closed stdout does not turn a failure into a success.
@@ -55,4 +80,37 @@ pub async fn run(
     }
     printed?;
     Ok(())
+}
+
+/// `01-classic-blind-and-seen-bets-see-show.stderr.log`: the scenario's number and its name
+/// in file-name characters.
+fn log_name(index: usize, scenario: &str) -> String {
+    let mut slug = String::new();
+    for c in scenario.chars() {
+        if c.is_ascii_alphanumeric() {
+            slug.push(c.to_ascii_lowercase());
+        } else if !slug.ends_with('-') {
+            slug.push('-');
+        }
+    }
+    let slug: String = slug.trim_matches('-').chars().take(60).collect();
+    format!("{:02}-{slug}.stderr.log", index + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn log_names_come_from_the_scenario() {
+        assert_eq!(
+            super::log_name(0, "classic: blind and seen bets, see, show"),
+            "01-classic-blind-and-seen-bets-see-show.stderr.log"
+        );
+        assert_eq!(
+            super::log_name(
+                11,
+                "lallan-kallan: every hand dead, redeal; a lone survivor"
+            ),
+            "12-lallan-kallan-every-hand-dead-redeal-a-lone-survivor.stderr.log"
+        );
+    }
 }

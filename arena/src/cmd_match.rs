@@ -101,6 +101,14 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         .collect();
     let sandbox = args.limits.sandbox_level();
     let protection = crate::bot::SandboxReport::new(sandbox, &limits);
+    let context = FailureContext {
+        max_restarts: args.limits.max_restarts,
+        logs_kept: args.logs.is_some(),
+        notes: argvs
+            .iter()
+            .map(|argv| bot_command::missing_file_note(argv, &cwd))
+            .collect(),
+    };
     let seats = argvs
         .into_iter()
         .zip(&names)
@@ -116,6 +124,7 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
                 limits,
             });
             spec.hidden = hidden.clone();
+            spec.stderr_keep_bytes = bot_command::log_keep_bytes(args.max_log_kb);
             SeatConfig {
                 spec,
                 bot_seed: None,
@@ -123,7 +132,7 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         })
         .collect();
     // Kept until the match is over: dropping it stops the live view.
-    let (_watching, hub) = crate::watch::serve_if_asked(args.watch).await?;
+    let (watching, hub) = crate::watch::serve_if_asked(args.watch).await?;
     // A watched match needs a replay file: its viewers read the match so far from it.
     let replay = match (&args.replay, &hub) {
         (None, Some(_)) => Some(work.path().join("live-replay.jsonl")),
@@ -149,6 +158,7 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         replay,
         transcripts: args.transcripts.clone(),
         live: live.clone(),
+        transcript_max_bytes: args.max_transcript_mb.saturating_mul(1 << 20),
     };
     let cancel = CancellationToken::new();
     crate::signals::cancel_on_signal(cancel.clone());
@@ -167,20 +177,135 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         Err(e) => return Err(e.into()),
     };
     if args.json {
-        let mut summary = summary_json(&result);
+        let mut summary = summary_json(&result, &context);
         // The arena's own peak memory: bots must not be able to make it grow.
         summary["arena_max_rss_kb"] = crate::bot::peak_rss_kb().into();
         summary["sandbox"] = serde_json::to_value(&protection)?;
         crate::output::print(&format!("{summary}\n"))?;
     } else {
         let text = summary_text(&result, args.replay.as_deref());
-        crate::output::print(&format!("{text}{}\n", protection.line()))?;
+        let failures = failures_text(&result, &context);
+        crate::output::print(&format!("{text}{failures}{}\n", protection.line()))?;
     }
-    Ok(())
+    if let Some(server) = watching {
+        // Let the viewers get the last lines and the end before the arena exits.
+        server.finish(Duration::from_secs(3)).await;
+    }
+    disabled_exit(&result)
 }
 
-/// The `--json` summary: one object, per bot its name, seat, net chips and faults.
-pub fn summary_json(result: &MatchResult) -> serde_json::Value {
+/// Exit code 5 when a seat was disabled: the match was played, but not by all of its bots.
+fn disabled_exit(result: &MatchResult) -> anyhow::Result<()> {
+    let disabled: Vec<String> = result
+        .seats
+        .iter()
+        .filter_map(|s| {
+            let hand = s.disabled_before_hand?;
+            let how = if s.starts == 0 {
+                "never started and was disabled"
+            } else {
+                "was disabled"
+            };
+            Some(format!(
+                "seat {} ({}) {how} before hand {hand}",
+                s.seat, s.name
+            ))
+        })
+        .collect();
+    if disabled.is_empty() {
+        return Ok(());
+    }
+    Err(Exit::new(
+        ExitKind::BotDisabled,
+        format!(
+            "{}; the arena packed for it from then on (see the summary for why)",
+            disabled.join("; ")
+        ),
+    )
+    .into())
+}
+
+/// What the reports of failed bots need besides the result.
+pub struct FailureContext {
+    pub max_restarts: u32,
+    /// `--logs` was given: the log files are still there after the match.
+    pub logs_kept: bool,
+    /// Per seat, [`bot_command::missing_file_note`] of its command line.
+    pub notes: Vec<Option<String>>,
+}
+
+impl FailureContext {
+    /// The note for a seat whose bot never started.
+    fn note(&self, seat: &crate::referee::SeatResult) -> Option<&str> {
+        (seat.starts == 0)
+            .then(|| self.notes.get(seat.seat)?.as_deref())
+            .flatten()
+    }
+}
+
+/// For every seat whose bot failed to start or stopped working: what happened last, and the
+/// last lines of its stderr. Empty when every bot played the whole match.
+pub fn failures_text(result: &MatchResult, context: &FailureContext) -> String {
+    use std::fmt::Write;
+    let max_restarts = context.max_restarts;
+    let mut out = String::new();
+    for s in &result.seats {
+        let Some(failure) = &s.last_failure else {
+            continue;
+        };
+        let who = format!("seat {} ({})", s.seat, s.name);
+        let _ = writeln!(out);
+        match s.disabled_before_hand {
+            Some(hand) if s.starts == 0 => {
+                let _ = writeln!(
+                    out,
+                    "{who} NEVER STARTED: disabled before hand {hand} after {} \
+                     (--max-restarts {max_restarts}); the arena packed for it every hand",
+                    plural(max_restarts + 1, "attempt")
+                );
+            }
+            Some(hand) => {
+                let _ = writeln!(
+                    out,
+                    "{who} WAS DISABLED before hand {hand}, out of restarts \
+                     (--max-restarts {max_restarts}); the arena packed for it from then on"
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "{who} stopped working {} (restarted {}x)",
+                    plural(s.failures, "time"),
+                    s.restarts
+                );
+            }
+        }
+        let _ = writeln!(out, "  last: hand {}: {}", failure.hand, failure.reason());
+        out.push_str(&crate::bot::stderr_block(failure.stderr.as_deref(), "  "));
+        if let Some(note) = context.note(s) {
+            let _ = writeln!(out, "  note: {note}");
+        }
+        if context.logs_kept {
+            let _ = writeln!(out, "  full log: {}", failure.log.display());
+        } else {
+            let _ = writeln!(out, "  (--logs DIR keeps every bot's whole stderr)");
+        }
+    }
+    out
+}
+
+fn plural(n: u32, word: &str) -> String {
+    if n == 1 {
+        format!("{n} {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// The `--json` summary: one object, per bot its name, seat, net chips and faults, and for a
+/// bot that failed to start or stopped working, how (`last_failure`, with the last lines of
+/// its stderr) and whether its seat was disabled.
+pub fn summary_json(result: &MatchResult, context: &FailureContext) -> serde_json::Value {
     serde_json::json!({
         "game": result.game,
         "hands": result.hands,
@@ -195,6 +320,16 @@ pub fn summary_json(result: &MatchResult) -> serde_json::Value {
             "restarts": s.restarts,
             "decisions": s.decisions,
             "mean_decision_ms": if s.decisions == 0 { 0.0 } else { s.decision_ms as f64 / s.decisions as f64 },
+            "disabled_before_hand": s.disabled_before_hand,
+            "never_started": s.starts == 0,
+            "last_failure": s.last_failure.as_ref().map(|f| serde_json::json!({
+                "hand": f.hand,
+                "fault": f.kind,
+                "detail": f.detail,
+                "stderr": f.stderr,
+                "log": context.logs_kept.then(|| f.log.display().to_string()),
+                "note": context.note(s),
+            })),
         })).collect::<Vec<_>>(),
     })
 }

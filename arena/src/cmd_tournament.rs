@@ -12,17 +12,37 @@ use crate::standings;
 use crate::tournament::output::{read_plan, read_results, write_atomically};
 use crate::tournament::{MatchRecord, RunOptions, Tournament, grading};
 
+/// The switches of `arena tournament` that change how it runs, not what it plays.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RunFlags {
+    /// No progress bar or progress lines.
+    pub quiet: bool,
+    /// Pin each job slot to one CPU.
+    pub affinity: bool,
+    /// Overrides the file's `[limits] max_log_kb`.
+    pub max_log_kb: Option<u64>,
+    /// Serve the live view here.
+    pub watch: Option<std::net::SocketAddr>,
+}
+
 /// `arena tournament FILE`.
 pub async fn tournament(
     file: &Path,
     jobs: Option<usize>,
     out: Option<PathBuf>,
     shard: Option<(u64, u64)>,
-    quiet: bool,
-    affinity: bool,
-    watch: Option<std::net::SocketAddr>,
+    flags: RunFlags,
 ) -> anyhow::Result<()> {
-    let t = Tournament::load(file).map_err(|e| Exit::new(ExitKind::BadInput, e.to_string()))?;
+    let RunFlags {
+        quiet,
+        affinity,
+        max_log_kb,
+        watch,
+    } = flags;
+    let mut t = Tournament::load(file).map_err(|e| Exit::new(ExitKind::BadInput, e.to_string()))?;
+    if let Some(kb) = max_log_kb {
+        t.max_log_kb = kb;
+    }
     let jobs = jobs.unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map(|n| n.get())
@@ -33,7 +53,7 @@ pub async fn tournament(
         crate::output::eprint_line(&crate::bot::SandboxReport::new(t.sandbox, &t.limits).line());
     }
     // Kept until the tournament is over: dropping it stops the live view.
-    let (_watching, hub) = crate::watch::serve_if_asked(watch).await?;
+    let (watching, hub) = crate::watch::serve_if_asked(watch).await?;
     let options = RunOptions {
         jobs,
         out: out.clone(),
@@ -51,6 +71,10 @@ pub async fn tournament(
             Ok(exit) => anyhow::Error::new(exit),
             Err(e) => e,
         })?;
+    if let Some(server) = watching {
+        // Let the viewers get the last lines and the end before the arena exits.
+        server.finish(std::time::Duration::from_secs(3)).await;
+    }
     let text = write_standings(&out, &summary.records, &plan)?;
     // The standings text ends with the SPRT verdict of an SPRT tournament.
     let mut report = String::new();
@@ -333,17 +357,20 @@ fn missing_parts(
 pub fn parse_shard(text: &str) -> Result<(u64, u64), String> {
     let (i, n) = text
         .split_once('/')
-        .ok_or_else(|| format!("expected I/N like 2/8, got {text:?}"))?;
+        .ok_or_else(|| format!("expected I/N like 2/8, got {}", crate::quote::quoted(text)))?;
     let i: u64 = i
         .trim()
         .parse()
-        .map_err(|_| format!("bad shard index in {text:?}"))?;
+        .map_err(|_| format!("bad shard index in {}", crate::quote::quoted(text)))?;
     let n: u64 = n
         .trim()
         .parse()
-        .map_err(|_| format!("bad shard count in {text:?}"))?;
+        .map_err(|_| format!("bad shard count in {}", crate::quote::quoted(text)))?;
     if n == 0 || i == 0 || i > n {
-        return Err(format!("shard {text:?}: need 1 <= I <= N"));
+        return Err(format!(
+            "shard {}: need 1 <= I <= N",
+            crate::quote::quoted(text)
+        ));
     }
     Ok((i, n))
 }

@@ -14,6 +14,10 @@ pub enum ExitKind {
     BadLines,
     /// 4: `arena check-bot` found a failing check.
     ChecksFailed,
+    /// 5: a bot could not play: `arena match` disabled a seat (out of restarts, or it never
+    /// started; the match was still played to the end and its summary and replay written),
+    /// or a bot of `arena play` did not start.
+    BotDisabled,
     /// 130: stopped by SIGINT or SIGTERM; what was finished is saved.
     Interrupted,
 }
@@ -25,6 +29,7 @@ impl ExitKind {
             ExitKind::BadInput => 2,
             ExitKind::BadLines => 3,
             ExitKind::ChecksFailed => 4,
+            ExitKind::BotDisabled => 5,
             ExitKind::Interrupted => 130,
         }
     }

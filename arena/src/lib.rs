@@ -17,6 +17,7 @@ pub mod exit;
 pub mod html;
 pub mod output;
 pub mod play;
+pub mod quote;
 pub mod referee;
 pub mod replay;
 pub mod seeds;

@@ -119,10 +119,22 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             shard,
             quiet,
             affinity,
+            max_log_kb,
             watch,
         } => {
-            arena::cmd_tournament::tournament(&file, jobs, out, shard, quiet, affinity, watch)
-                .await?
+            arena::cmd_tournament::tournament(
+                &file,
+                jobs,
+                out,
+                shard,
+                arena::cmd_tournament::RunFlags {
+                    quiet,
+                    affinity,
+                    max_log_kb,
+                    watch,
+                },
+            )
+            .await?
         }
         Command::Play(args) => arena::cmd_play::run(args).await?,
         Command::CheckBot {
@@ -130,6 +142,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             startup_ms,
             decision_ms,
             json,
+            logs,
             command,
         } => {
             let time = protocol::TimeLimits {
@@ -137,10 +150,10 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 decision_ms,
                 bank_ms: 0,
             };
-            arena::cmd_check_bot::run(game, &command, time, json).await?
+            arena::cmd_check_bot::run(game, &command, time, json, logs.as_deref()).await?
         }
         Command::Standings { dir } => arena::cmd_tournament::show_standings(&dir)?,
-        Command::Report { dir, out } => arena::html::cmd_report(&dir, &out)?,
+        Command::Report { dir, out, replays } => arena::html::cmd_report(&dir, &out, replays)?,
         Command::Merge { dirs, out, partial } => {
             arena::cmd_tournament::merge(&dirs, &out, partial)?
         }

@@ -15,7 +15,7 @@ use rules::{Card, Event, Hand};
 
 use crate::bot::BotSpec;
 use crate::referee::{Connection, fallback};
-use crate::replay::{describe_event, describe_value};
+use crate::replay::{annotate, describe_event, describe_value};
 
 /// The person's side of the table: where input comes from and output goes.
 pub struct Console<R, W> {
@@ -53,7 +53,7 @@ pub fn parse_input(text: &str, legal: &[LegalAction]) -> Result<Action, String> 
         "k" | "keep" => "keep",
         "y" | "yes" | "accept" => "accept",
         "n" | "no" | "refuse" => "refuse",
-        other => return Err(format!("unknown action {other:?}")),
+        other => return Err(format!("unknown action {}", crate::quote::quoted(other))),
     };
     let Some(entry) = offered(name) else {
         return Err(format!("{name} is not allowed now"));
@@ -68,7 +68,7 @@ pub fn parse_input(text: &str, legal: &[LegalAction]) -> Result<Action, String> 
                 None => *min,
                 Some(n) => n
                     .parse::<u64>()
-                    .map_err(|_| format!("{n:?} is not a number of chips"))?,
+                    .map_err(|_| format!("{} is not a number of chips", crate::quote::quoted(n)))?,
             };
             let action = Action::Bet { amount };
             if entry.allows(&action) {
@@ -151,6 +151,7 @@ pub async fn play<R: BufRead, W: Write>(
         names[seat] = spec.name.clone();
     }
     let mut connections: Vec<Option<Connection>> = (0..n).map(|_| None).collect();
+    let mut not_started = 0;
     for (spec, &seat) in config.bots.iter().zip(&bot_seats) {
         let hello = Hello {
             protocol: PROTOCOL_VERSION,
@@ -168,21 +169,45 @@ pub async fn play<R: BufRead, W: Write>(
             Ok(c) => connections[seat] = Some(c),
             Err(Ok(spawn)) => return Err(spawn.into()),
             Err(Err(fault)) => {
+                // A game against a bot that cannot play teaches nothing: say why, and stop.
+                not_started += 1;
                 writeln!(
                     console.output,
-                    "{} did not start ({}); it will pack",
-                    spec.name, fault.detail
+                    "{} did not start: {} fault: {}",
+                    spec.name, fault.kind, fault.detail
                 )?;
+                write!(
+                    console.output,
+                    "{}",
+                    crate::bot::stderr_block(fault.stderr.as_deref(), "  ")
+                )?;
+                let cwd = std::env::current_dir().unwrap_or_default();
+                if let Some(note) = crate::bot_command::missing_file_note(&spec.argv, &cwd) {
+                    writeln!(console.output, "  note: {note}")?;
+                }
             }
         }
     }
+    if not_started > 0 {
+        for c in connections.into_iter().flatten() {
+            c.close(Duration::ZERO).await;
+        }
+        return Err(crate::exit::Exit::new(
+            crate::exit::ExitKind::BotDisabled,
+            format!(
+                "{not_started} bot(s) did not start (see above); `arena check-bot -- CMD` \
+                 checks a bot on its own"
+            ),
+        )
+        .into());
+    }
     writeln!(
         console.output,
-        "{} with {} bots. You are seat {me}. Type `help` at any prompt.",
+        "{} with {} {}. You are seat {me}. Type `help` at any prompt, `quit` to leave.",
         config.settings.variant,
-        n - 1
+        n - 1,
+        if n - 1 == 1 { "bot" } else { "bots" }
     )?;
-    let blind_start = config.settings.variant.has_blind_play();
     let mut total = 0i64;
     let mut next_id = 1;
     let mut quit = false;
@@ -197,9 +222,11 @@ pub async fn play<R: BufRead, W: Write>(
             &mut console.output,
             h,
             &events,
-            me,
-            blind_start,
-            &names,
+            &Viewer {
+                me,
+                settings: &config.settings,
+                names: &names,
+            },
             &mut connections,
         )?;
         while let Some(decision) = hand.to_act() {
@@ -231,15 +258,42 @@ pub async fn play<R: BufRead, W: Write>(
                 // the hand, and a bot that stopped working is not asked again.
                 let answer = match connections[seat].as_mut() {
                     Some(c) if !forced[seat] => match c.ask(&request).await {
-                        Ok(asked) => Some(asked.action),
+                        Ok(asked) => {
+                            // Said here; the hand below plays the fallback for it.
+                            if let Some(why) =
+                                protocol::explain::refusal(&asked.action, &request.legal)
+                            {
+                                writeln!(
+                                    console.output,
+                                    "  ! {} fault (illegal): {why}",
+                                    names[seat]
+                                )?;
+                            }
+                            Some(asked.action)
+                        }
                         Err(fault) => {
                             writeln!(
                                 console.output,
-                                "  ! {} fault: {}",
-                                names[seat], fault.detail
+                                "  ! {} fault ({}): {}",
+                                names[seat], fault.kind, fault.detail
                             )?;
-                            if fault.broken {
-                                connections[seat] = None;
+                            if fault.broken
+                                && let Some(c) = connections[seat].take()
+                            {
+                                let exit = c.close(Duration::ZERO).await;
+                                writeln!(
+                                    console.output,
+                                    "  ! {} stopped working; the arena plays its seat from now on",
+                                    names[seat]
+                                )?;
+                                write!(
+                                    console.output,
+                                    "{}",
+                                    crate::bot::stderr_block(
+                                        exit.stderr.excerpt().as_deref(),
+                                        "    "
+                                    )
+                                )?;
                             }
                             None
                         }
@@ -261,9 +315,11 @@ pub async fn play<R: BufRead, W: Write>(
                 &mut console.output,
                 h,
                 &events,
-                me,
-                blind_start,
-                &names,
+                &Viewer {
+                    me,
+                    settings: &config.settings,
+                    names: &names,
+                },
                 &mut connections,
             )?;
         }
@@ -271,9 +327,10 @@ pub async fn play<R: BufRead, W: Write>(
         total += net;
         writeln!(
             console.output,
-            "You {} {} chips this hand; {total:+} in all.\n",
+            "You {} {} {} this hand; {total:+} in all.\n",
             if net >= 0 { "win" } else { "lose" },
-            net.abs()
+            net.abs(),
+            if net.abs() == 1 { "chip" } else { "chips" }
         )?;
     }
     for mut c in connections.into_iter().flatten() {
@@ -292,15 +349,21 @@ pub async fn play<R: BufRead, W: Write>(
     Ok(total)
 }
 
+/// Who reads the events at the terminal: the person's seat, the game and the seats' names.
+struct Viewer<'a> {
+    me: usize,
+    settings: &'a Settings,
+    names: &'a [String],
+}
+
 fn show_events<W: Write>(
     out: &mut W,
     hand: u64,
     events: &[Event],
-    me: usize,
-    blind_start: bool,
-    names: &[String],
+    viewer: &Viewer,
     connections: &mut [Option<Connection>],
 ) -> std::io::Result<()> {
+    let blind_start = viewer.settings.variant.has_blind_play();
     for event in events {
         for (seat, c) in connections.iter_mut().enumerate() {
             if let Some(c) = c {
@@ -310,8 +373,11 @@ fn show_events<W: Write>(
                 });
             }
         }
-        let mine = serde_json::to_value(event.for_seat(me, blind_start)).expect("events serialize");
-        let line = describe_event(hand, &mine, names);
+        let mut mine =
+            serde_json::to_value(event.for_seat(viewer.me, blind_start)).expect("events serialize");
+        // The wild card from the deal on, and both values at a sideshow the person was in.
+        annotate(viewer.settings, &mut mine);
+        let line = describe_event(hand, &mine, viewer.names);
         if !line.is_empty() {
             writeln!(out, "{}", line.trim_start_matches('\n'))?;
         }
@@ -375,10 +441,15 @@ fn ask_person<R: BufRead, W: Write>(
             writeln!(out, "\n(end of input: you pack and the game ends)")?;
             return Ok(None);
         }
-        if line.trim().eq_ignore_ascii_case("help") {
+        let word = line.trim().to_ascii_lowercase();
+        if matches!(word.as_str(), "quit" | "q" | "exit") {
+            writeln!(out, "(you leave: you pack and the game ends)")?;
+            return Ok(None);
+        }
+        if word == "help" {
             writeln!(
                 out,
-                "Actions: pack | bet N (b N, plain `bet` is the minimum) | see | show | sideshow | swap CARD (e.g. swap Kd) | keep | accept | refuse"
+                "Actions: pack | bet N (b N, plain `bet` is the minimum) | see | show | sideshow | swap CARD (e.g. swap Kd) | keep | accept | refuse | quit (q) leaves the game"
             )?;
             continue;
         }

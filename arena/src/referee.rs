@@ -7,10 +7,12 @@
 mod connection;
 mod match_config;
 mod match_runner;
+mod request_ids;
 mod result;
 mod transcript;
 
-pub use connection::{Asked, Connection, SeatFault};
+pub use connection::{Asked, Connection, SeatFault, excerpt};
 pub use match_config::{MatchConfig, SeatConfig, bot_seed, hello_seed, seat_hello_seed};
 pub use match_runner::{MatchError, fallback, run_match};
-pub use result::{MatchResult, SeatResult};
+pub use result::{BotFailure, MatchResult, SeatResult};
+pub use transcript::DEFAULT_MAX_TRANSCRIPT_MB;

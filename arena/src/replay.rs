@@ -1,11 +1,13 @@
 //! Replays: one JSON line per record, a versioned header first. A replay holds everything
 //! (every seat's cards, swaps, actions, timings, faults, payoffs) and re-simulates exactly.
 
+mod annotate;
 mod record;
 mod show;
 mod verify;
 mod writer;
 
+pub use annotate::{annotate, wild_card};
 pub use record::{
     ActionSource, BotRecord, BotStatus, Header, REPLAY_FORMAT, REPLAY_VERSION, Record,
 };

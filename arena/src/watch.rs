@@ -22,12 +22,12 @@ pub async fn serve_if_asked(
     let hub = LiveHub::new();
     let server = start(addr, hub.clone()).await?;
     if !server.addr.ip().is_loopback() {
-        eprintln!(
+        crate::output::eprint_line(&format!(
             "arena: warning: the live view listens on {}, reachable from other machines; it \
              shows every seat's cards to anyone with its URL",
             server.addr
-        );
+        ));
     }
-    eprintln!("arena: watch live at {}", server.url());
+    crate::output::eprint_line(&format!("arena: watch live at {}", server.url()));
     Ok((Some(server), Some(hub)))
 }

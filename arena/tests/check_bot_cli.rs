@@ -45,7 +45,12 @@ fn sample_bots_pass_every_check() {
             );
         }
         // Every decision kind is reached by these bots.
-        for kind in ["Swap decisions", "Bet decisions", "SideshowReply decisions"] {
+        // Named as PROTOCOL.md names the request kinds.
+        for kind in [
+            "swap decisions",
+            "bet decisions",
+            "sideshow_reply decisions",
+        ] {
             assert!(
                 report.contains(&format!("PASS  {kind}")),
                 "{kind} in {report}"
@@ -59,9 +64,62 @@ fn an_illegal_answer_is_named_with_the_line_sent_and_what_was_expected() {
     let bot = zoo("illegal.py");
     let (code, report) = check(&["python3", &bot], Some("classic"));
     assert_eq!(code, 4, "{report}");
-    assert!(report.contains("FAIL  Bet decision"), "{report}");
-    assert!(report.contains("sent:     {\"id\":"), "{report}");
-    assert!(report.contains("expected: id "), "{report}");
+    assert!(report.contains("FAIL  bet decision"), "{report}");
+    // The line exactly as the bot wrote it (illegal.py puts the id last).
+    assert!(report.contains("sent:     {\"action\":"), "{report}");
+    assert!(report.contains(",\"id\":"), "{report}");
+    assert!(report.contains("expected: \"id\":"), "{report}");
+    assert!(
+        report.contains("illegal fault: bet 999999 is above the maximum "),
+        "{report}"
+    );
+    assert!(
+        report.contains("illegal fault: \"action\":\"accept\" is not offered; offered: pack, "),
+        "{report}"
+    );
+    // No Rust in what the student reads.
+    for rust in ["Bet {", "Some(", "BetDecision", "SideshowReply", "Illegal"] {
+        assert!(!report.contains(rust), "{rust} in {report}");
+    }
+}
+
+#[test]
+fn checks_a_crashed_bot_never_reached_say_it_had_stopped() {
+    let bot = zoo("crash_mid_hand.py");
+    let (code, report) = check(&["python3", &bot], Some("closest-555"));
+    assert_eq!(code, 4, "{report}");
+    assert!(report.contains("crashed fault"), "{report}");
+    assert!(
+        report.contains(
+            "SKIP  exits when told                    not reached: the bot was stopped after a crashed fault at hand 0 (request 2)"
+        ),
+        "{report}"
+    );
+    assert!(
+        report.contains("skipped (the bot had stopped working: see the failure before them)"),
+        "{report}"
+    );
+    assert!(
+        !report.contains("exits when told                    not reached: the bot's own"),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_refused_hello_names_the_field() {
+    let bot = zoo("bad_hello.py");
+    let (code, report) = check(&["python3", &bot, "version_number"], Some("classic"));
+    assert_eq!(code, 4, "{report}");
+    assert!(
+        report.contains(
+            "FAIL  handshake                          hello refused: \"version\" is the number 2; write a string, e.g. \"version\":\"1.0\""
+        ),
+        "{report}"
+    );
+    assert!(
+        report.contains("sent:     {\"type\":\"hello\",\"name\":\"bad-hello\",\"version\":2}"),
+        "{report}"
+    );
 }
 
 #[test]
@@ -77,7 +135,11 @@ fn a_wrong_id_is_named() {
     let bot = zoo("wrong_id.py");
     let (code, report) = check(&["python3", &bot], Some("lallan-kallan"));
     assert_eq!(code, 4, "{report}");
-    assert!(report.contains("wrong_id fault"), "{report}");
+    assert!(report.contains("wrong_id fault: \"id\":"), "{report}");
+    assert!(
+        report.contains("no request with that id was sent yet"),
+        "{report}"
+    );
 }
 
 #[test]

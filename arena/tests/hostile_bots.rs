@@ -95,7 +95,7 @@ fn play_in(
         .expect("the arena runs");
     let elapsed = started.elapsed();
     assert!(
-        out.status.success(),
+        common::match_played(&out),
         "{test}: the match must be played whatever the bot does ({}): {}",
         out.status,
         stderr(&out)

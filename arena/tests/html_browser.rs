@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant, SystemTime};
 
-use common::{python_bot, root, run_arena, stderr, stdout};
+use common::{python_bot, root, run_arena, sample_bot, stderr, stdout};
 
 fn browser_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser")
@@ -180,7 +180,7 @@ fn replay_pages_in_a_real_browser() {
     let random = python_bot("sample-bots/python/random_bot.py");
     let strength = python_bot("sample-bots/python/strength_bot.py");
     let minimal = python_bot("sample-bots/python/minimal_bot.py");
-    let games: [(&str, &str, u64, u64, Vec<String>); 4] = [
+    let games: [(&str, &str, u64, u64, Vec<String>); 5] = [
         (
             "classic",
             "classic",
@@ -205,6 +205,15 @@ fn replay_pages_in_a_real_browser() {
         ),
         // Two seats, seed 2: every hand dead (a redeal) twice in these 12 hands.
         ("redeal", "lallan-kallan", 2, 12, vec![strength, random]),
+        // Twelve seats named random-bot ... random-bot#12 (names that a narrow seat used to
+        // cut to "random-…"), seats beyond the digit keys, and the largest seed.
+        (
+            "crowd",
+            "lallan-kallan",
+            u64::MAX,
+            8,
+            vec![sample_bot("random-bot"); 12],
+        ),
     ];
     let pages: Vec<[PathBuf; 2]> = std::thread::scope(|scope| {
         let jobs: Vec<_> = games
@@ -224,6 +233,11 @@ fn replay_pages_in_a_real_browser() {
     assert!(
         replay(3).contains(r#""event":"redeal""#),
         "the two-seat Lallan Kallan replay should hold a redeal"
+    );
+    assert!(replay(4).contains(r#""seed":18446744073709551615"#));
+    assert!(
+        replay(4).contains(r#""event":"sideshow_compared""#),
+        "the twelve-seat replay should hold a sideshow"
     );
     let args: Vec<&Path> = pages.iter().flatten().map(PathBuf::as_path).collect();
     node("check_replay.js", &args);
@@ -276,4 +290,82 @@ fn tournament_report_in_a_real_browser() {
     );
     assert!(site.join("report_replays/match-000000.html").is_file());
     node("check_report.js", &[&out, &report]);
+
+    // The same tournament with a sample of its replays: the other pages are removed, and
+    // their matches say their replay is left out.
+    let output = run_arena(&["report", p(&out), "-o", p(&report), "--replays", "sample:5"]);
+    check(&output, "arena report --replays sample:5");
+    assert!(
+        stdout(&output).contains("5 replay pages")
+            && stdout(&output).contains("7 replays left out"),
+        "{}",
+        stdout(&output)
+    );
+    let pages = std::fs::read_dir(site.join("report_replays"))
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .starts_with("match-")
+        })
+        .count();
+    assert_eq!(pages, 5);
+    node("check_report.js", &[&out, &report, Path::new("sample:5")]);
+
+    let output = run_arena(&["report", p(&out), "-o", p(&report), "--replays", "sample:0"]);
+    assert!(!output.status.success(), "sample:0 is refused");
+    assert!(stderr(&output).contains("sample:N"), "{}", stderr(&output));
+}
+
+/// `arena match --watch`: the live page in Chromium while the match is played (a paced bot
+/// makes it last some seconds), until it ends.
+#[test]
+fn the_live_view_in_a_real_browser() {
+    if let Some(why) = missing_tools() {
+        common::skip("the_live_view_in_a_real_browser", &why);
+        return;
+    }
+    ensure_node_modules();
+    use std::io::{BufRead, BufReader, Read};
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("live.jsonl");
+    let paced = format!(
+        "python3 {} 25",
+        root().join("arena/tests/bots/paced.py").display()
+    );
+    let seed = u64::MAX.to_string();
+    let mut arena = Command::new(common::arena())
+        .args([
+            "match", "--game", "classic", "--hands", "600", "--seed", &seed,
+        ])
+        .args(["--bot", &sample_bot("random-bot"), "--bot", &paced])
+        .args(["--sandbox", "none", "--replay"])
+        .arg(&replay)
+        .args(["--watch", "127.0.0.1:0"])
+        .current_dir(root())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = BufReader::new(arena.stderr.take().unwrap());
+    let mut line = String::new();
+    let url = loop {
+        line.clear();
+        assert!(err.read_line(&mut line).unwrap() > 0, "no URL printed");
+        if let Some(at) = line.find("http://") {
+            break line[at..].trim().to_string();
+        }
+    };
+    let drain = std::thread::spawn(move || {
+        let mut rest = String::new();
+        let _ = err.read_to_string(&mut rest);
+        rest
+    });
+    let args = [Path::new(&url), replay.as_path(), Path::new(&seed)];
+    node("check_live.js", &args);
+    let status = arena.wait().unwrap();
+    let rest = drain.join().unwrap();
+    assert!(status.success(), "{status:?}: {rest}");
 }

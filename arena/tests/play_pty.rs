@@ -9,6 +9,10 @@ use std::process::Command;
 use common::{arena, root, sample_bot};
 
 fn drive(game: &str) {
+    drive_with(game, &[]);
+}
+
+fn drive_with(game: &str, extra: &[&str]) {
     let driver = root().join("arena/tests/pty/drive_play.py");
     let bot = sample_bot("montecarlo-bot");
     let out = Command::new("python3")
@@ -16,6 +20,7 @@ fn drive(game: &str) {
         .arg(arena())
         .arg(&bot)
         .arg(game)
+        .args(extra)
         .output()
         .expect("python3 runs");
     assert!(
@@ -34,6 +39,18 @@ fn a_person_plays_closest_555_through_a_terminal() {
 #[test]
 fn a_person_plays_the_classic_game_through_a_terminal() {
     drive("classic");
+}
+
+/// The wild card of each of the person's live deals is named from the deal on.
+#[test]
+fn a_person_plays_lallan_kallan_and_sees_the_wild_card() {
+    drive("lallan-kallan");
+}
+
+/// `quit` at a prompt ends the game there, cleanly (exit 0, the result line).
+#[test]
+fn a_person_leaves_with_quit() {
+    drive_with("closest-555", &["quit"]);
 }
 
 /// A bot that faults is played by the arena for the rest of that hand (as in a match): the

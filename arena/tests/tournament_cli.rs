@@ -950,11 +950,20 @@ fn bad_tournament_files_are_refused_with_file_line_and_field() {
             "a bot that exits at once",
             file_with(
                 "game = \"classic\"\nhands = 5",
-                &[("a", random()), ("quitter", "sh -c 'exit 3'".into())],
+                &[
+                    ("a", random()),
+                    ("quitter", "sh -c 'echo gone fishing >&2; exit 3'".into()),
+                ],
             ),
             // The line of the bot's `[[bot]]` entry: the second one.
             "[[bot]]\nname = \"quitter\"",
-            vec!["field `bot.command`", "\"quitter\"", "handshake"],
+            // And the bot's own last words, from its stderr.
+            vec![
+                "field `bot.command`",
+                "\"quitter\"",
+                "handshake",
+                "its last stderr lines:\n  | gone fishing",
+            ],
         ),
         (
             "a bot that answers garbage",

@@ -3,8 +3,10 @@
 //! [`PROTOCOL.md`](../PROTOCOL.md) is the specification; this crate is its Rust form. It
 //! re-exports what a Rust bot needs from the rules engine (cards, actions, hand evaluation).
 
+pub mod explain;
 pub mod fault;
 pub mod message;
+pub mod read;
 pub mod wire;
 
 pub use fault::FaultKind;

@@ -135,26 +135,40 @@ pub enum ArenaMessage {
     MatchEnd(MatchEnd),
 }
 
-/// The bot's answer to `hello`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// The bot's answer to `hello`. Read it with [`BotHello::read`] (see [`crate::read`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct BotHello {
     #[serde(rename = "type")]
     pub kind: String,
     pub name: String,
-    #[serde(default)]
     pub version: String,
     /// The protocol version the bot was written for (optional; 1 if absent).
-    #[serde(default)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub protocol: Option<u32>,
 }
 
+impl BotHello {
+    /// Reads a bot's hello line, naming every field at fault.
+    pub fn read(line: &str) -> Result<BotHello, crate::read::LineError> {
+        crate::read::read_hello(line)
+    }
+}
+
 /// The bot's answer to a request: the request's id and one action,
-/// e.g. `{"id":7,"action":"bet","amount":4}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// e.g. `{"id":7,"action":"bet","amount":4}`. Read it with [`Answer::read`] (see
+/// [`crate::read`]: `7.0` is read as 7, and a refusal names the field at fault).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Answer {
     pub id: u64,
     #[serde(flatten)]
     pub action: Action,
+}
+
+impl Answer {
+    /// Reads an answer line, naming every field at fault.
+    pub fn read(line: &str) -> Result<Answer, crate::read::LineError> {
+        crate::read::read_answer(line)
+    }
 }
 
 impl ArenaMessage {
@@ -178,21 +192,20 @@ mod tests {
 
     #[test]
     fn answers_parse_from_their_documented_form() {
-        let a: Answer = serde_json::from_str(r#"{"id":7,"action":"bet","amount":4}"#).unwrap();
+        let a = Answer::read(r#"{"id":7,"action":"bet","amount":4}"#).unwrap();
         assert_eq!(a.action, Action::Bet { amount: 4 });
-        let a: Answer =
-            serde_json::from_str(r#"{"id":8,"action":"swap","card":"10d","note":"hi"}"#).unwrap();
+        let a = Answer::read(r#"{"id":8,"action":"swap","card":"10d","note":"hi"}"#).unwrap();
         assert_eq!(
             a.action,
             Action::Swap {
                 card: "Td".parse().unwrap()
             }
         );
-        let a: Answer = serde_json::from_str(r#"{"action":"pack","id":9}"#).unwrap();
+        let a = Answer::read(r#"{"action":"pack","id":9}"#).unwrap();
         assert_eq!((a.id, a.action), (9, Action::Pack));
-        assert!(serde_json::from_str::<Answer>(r#"{"id":7,"action":"fly"}"#).is_err());
-        assert!(serde_json::from_str::<Answer>(r#"{"action":"pack"}"#).is_err());
-        assert!(serde_json::from_str::<Answer>(r#"{"id":7,"action":"bet"}"#).is_err());
+        assert!(Answer::read(r#"{"id":7,"action":"fly"}"#).is_err());
+        assert!(Answer::read(r#"{"action":"pack"}"#).is_err());
+        assert!(Answer::read(r#"{"id":7,"action":"bet"}"#).is_err());
     }
 
     #[test]

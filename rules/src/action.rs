@@ -16,6 +16,17 @@ pub enum DecisionKind {
     SideshowReply,
 }
 
+impl DecisionKind {
+    /// The kind's name on the wire (a request's `kind`).
+    pub fn name(self) -> &'static str {
+        match self {
+            DecisionKind::Swap => "swap",
+            DecisionKind::Bet => "bet",
+            DecisionKind::SideshowReply => "sideshow_reply",
+        }
+    }
+}
+
 /// Who must decide now, and what kind of decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Decision {
@@ -172,7 +183,7 @@ pub enum Illegal {
     HandOver,
     #[error("seat {seat} is not the one to decide (seat {expected} is)")]
     NotYourTurn { seat: usize, expected: usize },
-    #[error("{action} is not a legal {kind:?} decision here: {reason}")]
+    #[error("{action} is not a legal {} decision here: {reason}", kind.name())]
     NotLegal {
         action: &'static str,
         kind: DecisionKind,

@@ -491,7 +491,16 @@ impl Hand {
             let legal = self.legal_set();
             let offered = legal.iter().find(|l| l.name() == action.name());
             let reason = match offered {
-                Some(l) => format!("outside the bounds offered: {l:?}"),
+                Some(LegalAction::Bet {
+                    min,
+                    max,
+                    multiple_of,
+                }) => format!("the amounts offered are {min}..{max} in steps of {multiple_of}"),
+                Some(LegalAction::Swap { cards, .. }) => format!(
+                    "the cards offered are {}",
+                    cards.map(|c| c.to_string()).join(" ")
+                ),
+                Some(l) => format!("offered: {}", l.name()),
                 None => format!(
                     "offered: {}",
                     legal

@@ -82,7 +82,10 @@ pub(crate) async fn reap(patience: Duration) {
             let _ = waitpid(Some(pid), WaitOptions::empty());
         }
         if Instant::now() >= deadline {
-            tracing::warn!("orphans of bots still appearing after {patience:?}");
+            tracing::warn!(
+                "orphans of bots still appearing after {} ms",
+                patience.as_millis()
+            );
             return;
         }
         tokio::task::yield_now().await;

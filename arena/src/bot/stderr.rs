@@ -17,7 +17,7 @@ use tokio_util::sync::CancellationToken;
 const READ_CHUNK: usize = 64 * 1024;
 
 /// Bytes of stderr kept in [`StderrSummary::tail`].
-pub const SUMMARY_TAIL_BYTES: usize = 2 * 1024;
+pub const SUMMARY_TAIL_BYTES: usize = 4 * 1024;
 
 /// What a bot wrote to stderr.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,7 +27,8 @@ pub struct StderrSummary {
     /// Bytes that are in neither the head nor the tail of the log.
     pub dropped_bytes: u64,
     pub log_path: PathBuf,
-    /// The last [`SUMMARY_TAIL_BYTES`] bytes, lossily decoded: for replays and fault messages.
+    /// The last [`SUMMARY_TAIL_BYTES`] bytes, lossily decoded, kept whether or not the log
+    /// is: [`StderrSummary::excerpt`] makes what faults, summaries and replays show of it.
     pub tail: String,
     /// Set if writing the log failed (the drain carries on regardless).
     pub log_error: Option<String>,

@@ -7,7 +7,6 @@ use std::time::Duration;
 use protocol::{
     ArenaMessage, DecisionKind, FaultKind, Hello, MatchEnd, PROTOCOL_VERSION, Request, TimeLimits,
 };
-use rules::LegalAction;
 
 use super::scenarios::Scenario;
 use crate::bot::BotSpec;
@@ -21,6 +20,9 @@ pub enum Outcome {
     Fail,
     /// The situation did not arise (the bot's own choices avoided it); not a failure.
     NotReached,
+    /// The situation could not be played: the bot had stopped working (crashed, or its
+    /// stream broke) earlier in the scenario; that failure is reported on its own.
+    Skipped,
 }
 
 /// One named check.
@@ -36,39 +38,14 @@ pub struct Check {
     /// For a failure: what was expected.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expected: Option<String>,
-}
-
-fn describe_legal(legal: &[LegalAction]) -> String {
-    legal
-        .iter()
-        .map(|l| match l {
-            LegalAction::Bet {
-                min,
-                max,
-                multiple_of,
-            } => {
-                if *multiple_of > 1 {
-                    format!("bet {min}..{max} (a multiple of {multiple_of})")
-                } else {
-                    format!("bet {min}..{max}")
-                }
-            }
-            LegalAction::Show { cost } => format!("show (costs {cost})"),
-            LegalAction::Sideshow { cost, target } => {
-                format!("sideshow (costs {cost}, asks seat {target})")
-            }
-            LegalAction::Swap { cards, .. } => format!(
-                "swap one of {}",
-                cards
-                    .iter()
-                    .map(|c| c.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            ),
-            other => other.name().to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
+    /// For a failure that ended the bot's process (it did not start, crashed, or exited
+    /// badly): the last lines of its stderr, if it wrote any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stderr: Option<String>,
+    /// A likely cause, when the arena sees one (a script missing from the current
+    /// directory).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// Runs one scenario against a fresh process of the bot.
@@ -81,6 +58,8 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
         detail,
         sent: None,
         expected: None,
+        stderr: None,
+        note: None,
     };
     let seats = scenario.seats;
     let hello = Hello {
@@ -109,9 +88,9 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
                 "handshake",
                 Outcome::Pass,
                 format!(
-                    "answered hello as {:?} in {} ms",
-                    c.hello.name,
-                    c.startup.as_millis()
+                    "answered hello in {} ms: {}",
+                    c.startup.as_millis(),
+                    describe_hello(&c.hello)
                 ),
             ));
             c
@@ -123,8 +102,9 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
         Err(Err(fault)) => {
             let mut c = check("handshake", Outcome::Fail, fault.detail.clone());
             c.sent = fault.line.clone();
+            c.stderr = fault.stderr.clone();
             c.expected = Some(format!(
-                "within {} ms, a line like {{\"type\":\"hello\",\"name\":\"my-bot\",\"version\":\"1.0\"}}",
+                "within {} ms, a line like {{\"type\":\"hello\",\"name\":\"my-bot\",\"version\":\"1.0\",\"protocol\":{PROTOCOL_VERSION}}}",
                 time.startup_ms
             ));
             checks.push(c);
@@ -136,7 +116,10 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
     let mut asked: Vec<DecisionKind> = Vec::new();
     let mut next_id = 1;
     let blind_start = scenario.settings.variant.has_blind_play();
-    let mut broken = false;
+    // The check that a broken connection failed: it gets the end of the bot's stderr.
+    let mut broken = None;
+    // Why the bot stopped working, if it did: the checks it never reached say so.
+    let mut stopped: Option<String> = None;
     'hands: for index in 0..scenario.hands.len() {
         let (mut hand, events) = scenario.start_hand(index);
         let queue_events = |connection: &mut Connection, events: &[rules::Event]| {
@@ -162,7 +145,7 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
                 );
                 next_id += 1;
                 asked.push(decision.kind);
-                let name = format!("{:?} decision (request {})", decision.kind, request.id);
+                let name = format!("{} decision (request {})", decision.kind.name(), request.id);
                 match connection.ask(&request).await {
                     Ok(asked) => match hand.apply(seat, asked.action) {
                         Ok(events) => {
@@ -172,18 +155,15 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
                             events
                         }
                         Err(illegal) => {
-                            let mut c = check(&name, Outcome::Fail, format!("illegal: {illegal}"));
-                            c.sent = Some(
-                                serde_json::to_string(&protocol::Answer {
-                                    id: request.id,
-                                    action: asked.action,
-                                })
-                                .unwrap_or_default(),
-                            );
+                            let why = protocol::explain::refusal(&asked.action, &request.legal)
+                                .unwrap_or_else(|| illegal.to_string());
+                            let mut c =
+                                check(&name, Outcome::Fail, format!("illegal fault: {why}"));
+                            c.sent = Some(crate::referee::excerpt(&asked.line));
                             c.expected = Some(format!(
-                                "id {} and one of: {}",
+                                "\"id\":{} and one of: {}",
                                 request.id,
-                                describe_legal(&request.legal)
+                                protocol::explain::legal_set(&request.legal)
                             ));
                             checks.push(c);
                             apply_fallback(&mut hand, seat, decision.kind)
@@ -194,11 +174,11 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
                             FaultKind::Timeout => {
                                 format!("an answer within {} ms (plus the bank)", time.decision_ms)
                             }
-                            FaultKind::WrongId => format!("\"id\": {}", request.id),
+                            FaultKind::WrongId => format!("\"id\":{}", request.id),
                             _ => format!(
-                                "one JSON line with \"id\": {} and one of: {}",
+                                "one JSON line with \"id\":{} and one of: {}",
                                 request.id,
-                                describe_legal(&request.legal)
+                                protocol::explain::legal_set(&request.legal)
                             ),
                         };
                         let mut c = check(
@@ -210,7 +190,11 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
                         c.expected = Some(expected);
                         checks.push(c);
                         if fault.broken {
-                            broken = true;
+                            broken = Some(checks.len() - 1);
+                            stopped = Some(format!(
+                                "not reached: the bot was stopped after a {} fault at hand {index} (request {})",
+                                fault.kind, request.id
+                            ));
                             break 'hands;
                         }
                         apply_fallback(&mut hand, seat, decision.kind)
@@ -229,30 +213,32 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
         DecisionKind::Bet,
         DecisionKind::SideshowReply,
     ] {
-        let name = format!("{kind:?} decisions");
+        let name = format!("{} decisions", kind.name());
         match answered.get(&kind) {
             Some((n, slowest)) => checks.push(check(
                 &name,
                 Outcome::Pass,
                 format!("{n} answered with the right id and a legal action (slowest {slowest} ms)"),
             )),
-            None if scenario.meant_for.contains(&kind) && !asked.contains(&kind) && !broken => {
-                checks.push(check(
-                    &name,
-                    Outcome::NotReached,
-                    "the bot's own choices (e.g. packing early) avoided this situation".into(),
-                ))
+            None if scenario.meant_for.contains(&kind) && !asked.contains(&kind) => {
+                checks.push(match &stopped {
+                    Some(why) => check(&name, Outcome::Skipped, why.clone()),
+                    None => check(
+                        &name,
+                        Outcome::NotReached,
+                        "not reached: the bot's own choices (e.g. packing early) avoided this situation".into(),
+                    ),
+                })
             }
             None => {}
         }
     }
-    if broken {
-        checks.push(check(
-            "exits when told",
-            Outcome::NotReached,
-            "the bot stopped working earlier".into(),
-        ));
-        connection.close(Duration::ZERO).await;
+    if let Some(why) = stopped {
+        checks.push(check("exits when told", Outcome::Skipped, why));
+        let exit = connection.close(Duration::ZERO).await;
+        if let Some(failed) = broken {
+            checks[failed].stderr = exit.stderr.excerpt();
+        }
         return checks;
     }
     connection.queue(&ArenaMessage::MatchEnd(MatchEnd {
@@ -278,9 +264,24 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
             },
         );
         c.expected = Some("exit with status 0 within 2 s of match_end".into());
+        c.stderr = exit.stderr.excerpt();
         checks.push(c);
     }
     checks
+}
+
+/// The fields of a bot's hello as it sent them: `"name":"my-bot", "version":"1.0", "protocol":1`.
+fn describe_hello(hello: &protocol::BotHello) -> String {
+    let quote = |text: &str| serde_json::to_string(text).unwrap_or_default();
+    let mut out = format!("\"name\":{}", quote(&hello.name));
+    if !hello.version.is_empty() {
+        out.push_str(&format!(", \"version\":{}", quote(&hello.version)));
+    }
+    match hello.protocol {
+        Some(protocol) => out.push_str(&format!(", \"protocol\":{protocol}")),
+        None => out.push_str(&format!(" (no \"protocol\": {PROTOCOL_VERSION} assumed)")),
+    }
+    out
 }
 
 /// Plays the arena's action for a bot that failed this decision (an illegal action changes

@@ -1,21 +1,31 @@
-//! `arena replay html`: one self-contained HTML page that replays a match.
+//! Replay pages. `arena replay html` writes a self-contained one: `assets/replay.html` with the
+//! styles and the viewer script inlined, and the replay's records embedded as JSON in
+//! `<script type="application/json" id="replay-data">`.
 //!
-//! The page is `assets/replay.html` with the styles and the viewer script inlined, and the
-//! replay's records embedded as JSON in `<script type="application/json" id="replay-data">`.
-//! The script interprets the records in the browser; nothing is fetched from anywhere.
+//! A report's replay pages share one viewer instead: each page links `viewer.css` and
+//! `viewer.js` beside it (written once per report), and embeds its replay file's lines gzipped
+//! and base64-encoded (`replay_gzip_base64` in the same JSON element), which the viewer
+//! decompresses in the browser. Either way the script interprets the records in the browser;
+//! nothing is fetched from the network.
 
 use std::path::Path;
 
 use anyhow::{Context, bail};
 use serde::Serialize;
 
+use super::compress::gzip_base64;
 use super::template::{escape_html, fill, json_for_script};
 use crate::replay::{Header, Record};
 
 const TEMPLATE: &str = include_str!("../../assets/replay.html");
 const COMMON_CSS: &str = include_str!("../../assets/common.css");
 const REPLAY_CSS: &str = include_str!("../../assets/replay.css");
+const EXACT_JSON_JS: &str = include_str!("../../assets/exact_json.js");
 const REPLAY_JS: &str = include_str!("../../assets/replay.js");
+
+/// The shared viewer's files, in the folder of a report's replay pages.
+pub const VIEWER_JS: &str = "viewer.js";
+pub const VIEWER_CSS: &str = "viewer.css";
 
 /// A link shown at the top of a replay page (e.g. back to the tournament report).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -33,12 +43,18 @@ pub struct ReplayPageOptions {
     pub back: Option<BackLink>,
 }
 
-/// The JSON embedded in the page.
+/// The JSON embedded in the page: the records themselves, or (in a report's pages) the replay
+/// file's lines compressed. Later additions (per-step times, logs) are more records: the
+/// viewer skips record types it does not know.
 #[derive(Serialize)]
 struct PageData<'a> {
     source: Option<&'a str>,
     back: Option<&'a BackLink>,
-    records: &'a [Record],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    records: Option<&'a [Record]>,
+    /// The replay file (JSON lines), gzipped, base64.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    replay_gzip_base64: Option<String>,
 }
 
 /// The page's title: the game, the bots (their number at a big table) and the seed.
@@ -52,18 +68,22 @@ pub fn replay_title(header: &Header) -> String {
     format!("{}: {bots} (seed {})", header.settings.variant, header.seed)
 }
 
-/// The HTML page of a replay. The records must start with a header.
-pub fn replay_page(records: &[Record], options: &ReplayPageOptions) -> anyhow::Result<String> {
-    let Some(Record::Header(header)) = records.first() else {
-        bail!("not a replay: the first record is not a header");
-    };
-    let data = PageData {
-        source: options.source.as_deref(),
-        back: options.back.as_ref(),
-        records,
-    };
-    let style = format!("{COMMON_CSS}\n{REPLAY_CSS}");
-    let page = fill(
+/// The viewer script as one file: exact JSON parsing, then the viewer.
+fn viewer_script() -> String {
+    format!("{EXACT_JSON_JS}\n{REPLAY_JS}")
+}
+
+fn viewer_style() -> String {
+    format!("{COMMON_CSS}\n{REPLAY_CSS}")
+}
+
+fn fill_page(
+    header: &Header,
+    style: &str,
+    script: &str,
+    data: &PageData,
+) -> anyhow::Result<String> {
+    fill(
         TEMPLATE,
         &[
             ("TITLE", &escape_html(&replay_title(header))),
@@ -71,32 +91,197 @@ pub fn replay_page(records: &[Record], options: &ReplayPageOptions) -> anyhow::R
                 "GENERATOR",
                 &escape_html(&format!("arena {}", env!("CARGO_PKG_VERSION"))),
             ),
-            ("STYLE", &style),
-            ("SCRIPT", REPLAY_JS),
-            ("DATA", &json_for_script(&data)?),
+            ("STYLE", style),
+            ("SCRIPT", script),
+            ("DATA", &json_for_script(data)?),
         ],
     )
-    .map_err(anyhow::Error::msg)?;
-    Ok(page)
+    .map_err(anyhow::Error::msg)
 }
 
-/// Reads the replay `input` and writes its page to `output`; errors name the file.
-/// Returns the number of hands in the replay.
+fn header_of(records: &[Record]) -> anyhow::Result<&Header> {
+    match records.first() {
+        Some(Record::Header(header)) => Ok(header),
+        _ => bail!("not a replay: the first record is not a header"),
+    }
+}
+
+/// Adds what the viewer shows beyond the records themselves (a Lallan Kallan deal's wild card,
+/// the values at a sideshow; see [`crate::replay::annotate`]). Returns whether it changed.
+fn annotate_record(settings: &protocol::Settings, record: &mut Record) -> bool {
+    let Record::Event { event, .. } = record else {
+        return false;
+    };
+    let before = event.as_object().map_or(0, |o| o.len());
+    crate::replay::annotate(settings, event);
+    event.as_object().map_or(0, |o| o.len()) != before
+}
+
+/// The live view's page (`--watch`): the viewer, with no records; it gets them from the
+/// server that serves it, as server-sent events.
+pub fn live_page() -> anyhow::Result<String> {
+    fill(
+        TEMPLATE,
+        &[
+            ("TITLE", "arena: live"),
+            (
+                "GENERATOR",
+                &escape_html(&format!("arena {}", env!("CARGO_PKG_VERSION"))),
+            ),
+            ("STYLE", &format!("<style>\n{}\n</style>", viewer_style())),
+            (
+                "SCRIPT",
+                &format!("<script>\n{}\n</script>", viewer_script()),
+            ),
+            (
+                "DATA",
+                &json_for_script(&serde_json::json!({ "live": true }))?,
+            ),
+        ],
+    )
+    .map_err(anyhow::Error::msg)
+}
+
+/// The self-contained HTML page of a replay. The records must start with a header.
+pub fn replay_page(records: &[Record], options: &ReplayPageOptions) -> anyhow::Result<String> {
+    let header = header_of(records)?;
+    let mut records = records.to_vec();
+    for record in &mut records {
+        annotate_record(&header.settings, record);
+    }
+    let data = PageData {
+        source: options.source.as_deref(),
+        back: options.back.as_ref(),
+        records: Some(&records),
+        replay_gzip_base64: None,
+    };
+    fill_page(
+        header,
+        &format!("<style>\n{}\n</style>", viewer_style()),
+        &format!("<script>\n{}\n</script>", viewer_script()),
+        &data,
+    )
+}
+
+/// What [`shared_replay_page`] reads of every line: its record type and event name; the rest
+/// of the line is only checked to be JSON (parsing every event whole took 40% of a report).
+#[derive(serde::Deserialize)]
+struct LineKind<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: std::borrow::Cow<'a, str>,
+    #[serde(default, borrow)]
+    event: Option<std::borrow::Cow<'a, str>>,
+}
+
+const RECORD_TYPES: [&str; 6] = ["header", "bot", "event", "action", "fault", "result"];
+
+/// A replay page of a report: it links the shared viewer ([`write_shared_viewer`], in the same
+/// folder) and embeds `text`, the replay file's lines, compressed. Every line is checked to be
+/// a record of a known type (so that a bad replay is refused here, naming `path` and the line,
+/// rather than in a browser); the header and the lines the viewer shows more of (see
+/// [`crate::replay::annotate`]) are read whole, and the others embedded as they are.
+pub fn shared_replay_page(
+    text: &str,
+    path: &Path,
+    options: &ReplayPageOptions,
+) -> anyhow::Result<String> {
+    let mut lines = String::with_capacity(text.len() + text.len() / 32);
+    let mut header: Option<Header> = None;
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let bad = || format!("{}:{}: not a replay record", path.display(), i + 1);
+        let kind: LineKind = serde_json::from_str(line).with_context(bad)?;
+        if !RECORD_TYPES.contains(&kind.kind.as_ref()) {
+            bail!("{}: unknown record type {:?}", bad(), kind.kind);
+        }
+        let annotated = matches!(kind.event.as_deref(), Some("dealt" | "sideshow_compared"));
+        match &header {
+            None if kind.kind == "header" => {
+                let Record::Header(h) = serde_json::from_str(line).with_context(bad)? else {
+                    bail!("{}", bad());
+                };
+                header = Some(h);
+            }
+            None => bail!("not a replay: the first record is not a header"),
+            Some(h) if kind.kind == "event" && annotated => {
+                let mut record: Record = serde_json::from_str(line).with_context(bad)?;
+                if annotate_record(&h.settings, &mut record) {
+                    lines.push_str(&serde_json::to_string(&record)?);
+                    lines.push('\n');
+                    continue;
+                }
+            }
+            Some(_) => {}
+        }
+        lines.push_str(line);
+        lines.push('\n');
+    }
+    let Some(header) = header else {
+        bail!("not a replay: the first record is not a header");
+    };
+    let data = PageData {
+        source: options.source.as_deref(),
+        back: options.back.as_ref(),
+        records: None,
+        replay_gzip_base64: Some(gzip_base64(lines.as_bytes())),
+    };
+    fill_page(
+        &header,
+        &format!(r#"<link rel="stylesheet" href="{VIEWER_CSS}">"#),
+        &format!(r#"<script src="{VIEWER_JS}"></script>"#),
+        &data,
+    )
+}
+
+/// Writes the shared viewer's script and styles into `dir`.
+pub fn write_shared_viewer(dir: &Path) -> anyhow::Result<()> {
+    for (name, text) in [(VIEWER_JS, viewer_script()), (VIEWER_CSS, viewer_style())] {
+        let path = dir.join(name);
+        std::fs::write(&path, text)
+            .with_context(|| format!("cannot write the viewer file {}", path.display()))?;
+    }
+    Ok(())
+}
+
+fn source_name(input: &Path) -> Option<String> {
+    input
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+}
+
+/// Reads the replay `input` and writes its self-contained page to `output`; errors name the
+/// file. Returns the number of hands in the replay.
 pub fn write_replay_page(
     input: &Path,
     output: &Path,
     back: Option<BackLink>,
 ) -> anyhow::Result<u64> {
     let records = crate::replay::read(input)?;
-    let source = input
-        .file_name()
-        .map(|name| name.to_string_lossy().into_owned());
+    let source = source_name(input);
     let page = replay_page(&records, &ReplayPageOptions { source, back })
         .with_context(|| format!("{}: cannot make a replay page", input.display()))?;
     crate::output::create_parent(output)?;
     std::fs::write(output, page)
         .with_context(|| format!("cannot write the replay page {}", output.display()))?;
     Ok(hands_in(&records))
+}
+
+/// Reads the replay `input` and writes its page for a report to `output` (the shared viewer
+/// must be in the same folder); errors name the file.
+pub fn write_shared_replay_page(
+    input: &Path,
+    output: &Path,
+    back: Option<BackLink>,
+) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(input)
+        .with_context(|| format!("cannot read replay {}", input.display()))?;
+    let source = source_name(input);
+    let page = shared_replay_page(&text, input, &ReplayPageOptions { source, back })
+        .with_context(|| format!("{}: cannot make a replay page", input.display()))?;
+    std::fs::write(output, page)
+        .with_context(|| format!("cannot write the replay page {}", output.display()))
 }
 
 /// Distinct hands that have events.
@@ -220,6 +405,63 @@ mod tests {
     }
 
     #[test]
+    fn a_report_page_links_the_shared_viewer_and_embeds_its_replay_compressed() {
+        let mut head = header(&["alpha", "beta"]);
+        if let Record::Header(h) = &mut head {
+            h.seed = u64::MAX;
+            h.settings = Settings::new(Variant::LallanKallan);
+        }
+        let deal = serde_json::json!({"event": "dealt", "seat": 0, "cards": ["Kh", "Kd", "5s"]});
+        let lines = [
+            serde_json::to_string(&head).unwrap(),
+            serde_json::to_string(&event(0, deal)).unwrap(),
+            r#"{"type":"action","hand":0,"seat":0,"kind":"bet","action":"pack","source":"bot"}"#
+                .to_string(),
+        ];
+        let text = lines.join("\n") + "\n";
+        let page =
+            shared_replay_page(&text, Path::new("m.jsonl"), &ReplayPageOptions::default()).unwrap();
+        assert!(page.contains(r#"<script src="viewer.js"></script>"#));
+        assert!(page.contains(r#"<link rel="stylesheet" href="viewer.css">"#));
+        assert!(
+            !page.contains("function buildMatch"),
+            "the viewer is not inline"
+        );
+        // The exact seed in the title.
+        assert!(page.contains("(seed 18446744073709551615)</title>"));
+        let data = embedded_json(&page);
+        assert!(data.get("records").is_none());
+        let embedded =
+            super::super::compress::gunzip_base64(data["replay_gzip_base64"].as_str().unwrap());
+        let embedded: Vec<&str> = embedded.lines().collect();
+        // The header and the action line as they were; the deal names its wild card.
+        assert_eq!(embedded[0], lines[0]);
+        assert!(embedded[0].contains(r#""seed":18446744073709551615"#));
+        assert_eq!(embedded[2], lines[2]);
+        let dealt: serde_json::Value = serde_json::from_str(embedded[1]).unwrap();
+        assert_eq!(dealt["wild"], "5s");
+        assert_eq!(dealt["cards"], serde_json::json!(["Kh", "Kd", "5s"]));
+    }
+
+    #[test]
+    fn a_shared_page_of_a_bad_replay_names_the_line() {
+        let text = serde_json::to_string(&header(&["a", "b"])).unwrap() + "\n\nnot json\n";
+        let err = shared_replay_page(&text, Path::new("x.jsonl"), &ReplayPageOptions::default())
+            .unwrap_err();
+        assert!(format!("{err:#}").contains("x.jsonl:3"), "{err:#}");
+        let err = shared_replay_page(
+            "{\"type\":\"event\",\"hand\":0,\"event\":\"kept\",\"seat\":0}\n",
+            Path::new("x.jsonl"),
+            &ReplayPageOptions::default(),
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("header"), "{err}");
+        let err = shared_replay_page("", Path::new("x.jsonl"), &ReplayPageOptions::default())
+            .unwrap_err();
+        assert!(err.to_string().contains("header"), "{err}");
+    }
+
+    #[test]
     fn a_replay_without_a_header_is_refused() {
         let err = replay_page(&[], &ReplayPageOptions::default()).unwrap_err();
         assert!(err.to_string().contains("header"), "{err}");
@@ -229,6 +471,7 @@ mod tests {
     fn assets_never_close_their_own_element() {
         for (name, text) in [
             ("replay.js", REPLAY_JS),
+            ("exact_json.js", EXACT_JSON_JS),
             ("common.css", COMMON_CSS),
             ("replay.css", REPLAY_CSS),
         ] {

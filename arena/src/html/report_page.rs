@@ -6,14 +6,17 @@
 //! `OUT.html` links to `OUT_replays/match-NNNNNN.html` (relative links, so the report and its
 //! folder can be moved or served together), and each replay page links back to the report.
 //! The report itself embeds only the standings and the match results (small); the replays stay
-//! in their own pages, so a large tournament does not make one huge page.
+//! in their own pages, so a large tournament does not make one huge page. The pages share one
+//! viewer (`viewer.js`, `viewer.css` in that folder) and embed their replay compressed, so a
+//! page weighs about a twentieth of its replay file; `--replays none|sample:N` leaves out all or
+//! all but N of them.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use serde::Serialize;
 
-use super::replay_page::{BackLink, write_replay_page};
+use super::replay_page::{BackLink, write_shared_replay_page, write_shared_viewer};
 use super::template::{encode_path_segment, escape_html, fill, json_for_script};
 use crate::standings::Standings;
 use crate::tournament::grading::GradeReport;
@@ -24,6 +27,7 @@ const TEMPLATE: &str = include_str!("../../assets/report.html");
 const COMMON_CSS: &str = include_str!("../../assets/common.css");
 const REPORT_CSS: &str = include_str!("../../assets/report.css");
 const REPORT_JS: &str = include_str!("../../assets/report.js");
+const EXACT_JSON_JS: &str = include_str!("../../assets/exact_json.js");
 
 /// What the report shows of the tournament file (from the output directory's `plan.json`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -44,8 +48,60 @@ pub struct TournamentInfo {
 pub struct ReportMatch {
     #[serde(flatten)]
     pub record: MatchRecord,
-    /// Relative URL of the match's replay page; `None` when its replay is missing.
+    /// Relative URL of the match's replay page; `None` when its replay is missing or was
+    /// left out.
     pub page: Option<String>,
+    /// The replay was there but left out (`--replays none` or `sample:N`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub omitted: bool,
+}
+
+/// Which matches get a replay page (`arena report --replays`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ReplaySelection {
+    /// Every match with a replay (the default).
+    #[default]
+    All,
+    /// None: the report alone.
+    None,
+    /// At most N matches, spread evenly over the match indices (the first included).
+    Sample(usize),
+}
+
+/// Parses `all`, `none` or `sample:N` (N > 0).
+pub fn parse_replays(text: &str) -> Result<ReplaySelection, String> {
+    match text {
+        "all" => Ok(ReplaySelection::All),
+        "none" => Ok(ReplaySelection::None),
+        _ => {
+            let n = text
+                .strip_prefix("sample:")
+                .and_then(|n| n.parse::<usize>().ok())
+                .filter(|&n| n > 0)
+                .ok_or_else(|| {
+                    format!("{text:?}: expected all, none or sample:N (N a number above 0)")
+                })?;
+            Ok(ReplaySelection::Sample(n))
+        }
+    }
+}
+
+impl ReplaySelection {
+    /// Which of `count` matches (in index order) get a page.
+    fn chosen(self, count: usize) -> Vec<bool> {
+        match self {
+            ReplaySelection::All => vec![true; count],
+            ReplaySelection::None => vec![false; count],
+            ReplaySelection::Sample(n) if n >= count => vec![true; count],
+            ReplaySelection::Sample(n) => {
+                let mut chosen = vec![false; count];
+                for i in 0..n {
+                    chosen[i * count / n] = true;
+                }
+                chosen
+            }
+        }
+    }
 }
 
 /// Everything the report page shows; embedded in it as JSON.
@@ -70,6 +126,8 @@ pub struct ReportSummary {
     pub pages: usize,
     /// Where they are.
     pub pages_dir: Option<PathBuf>,
+    /// Matches whose replay was left out by the selection.
+    pub omitted: usize,
     /// Matches whose replay file is missing (no page, no link).
     pub warnings: Vec<String>,
 }
@@ -86,7 +144,7 @@ pub fn report_page(data: &ReportData) -> anyhow::Result<String> {
                 &escape_html(&format!("arena {}", env!("CARGO_PKG_VERSION"))),
             ),
             ("STYLE", &style),
-            ("SCRIPT", REPORT_JS),
+            ("SCRIPT", &format!("{EXACT_JSON_JS}\n{REPORT_JS}")),
             ("DATA", &json_for_script(data)?),
             ("GAUNTLET", &gauntlet_section(data.gauntlet.as_ref())),
         ],
@@ -214,8 +272,12 @@ fn tournament_info(t: &crate::tournament::Tournament) -> anyhow::Result<Option<T
 }
 
 /// Reads the tournament output directory `dir` and writes the report to `output`, with a
-/// replay page for every match whose replay is there. Errors name the file.
-pub fn write_report(dir: &Path, output: &Path) -> anyhow::Result<ReportSummary> {
+/// replay page for every selected match whose replay is there. Errors name the file.
+pub fn write_report(
+    dir: &Path,
+    output: &Path,
+    replays: ReplaySelection,
+) -> anyhow::Result<ReportSummary> {
     let results = dir.join("results.jsonl");
     if !results.is_file() {
         bail!(
@@ -256,24 +318,23 @@ pub fn write_report(dir: &Path, output: &Path) -> anyhow::Result<ReportSummary> 
         matches: records.len(),
         ..ReportSummary::default()
     };
+    let chosen = replays.chosen(records.len());
     let mut matches = Vec::with_capacity(records.len());
-    for record in records {
+    // (replay file, page file) of every page to write.
+    let mut jobs: Vec<(PathBuf, String)> = Vec::new();
+    for (record, chosen) in records.into_iter().zip(chosen) {
+        let mut omitted = false;
         let page = match &record.replay {
             Some(replay) if dir.join(replay).is_file() => {
-                if summary.pages == 0 {
-                    std::fs::create_dir_all(&pages_dir).with_context(|| {
-                        format!("cannot create the folder {}", pages_dir.display())
-                    })?;
-                    summary.pages_dir = Some(pages_dir.clone());
+                if chosen {
+                    let file = format!("match-{:06}.html", record.index);
+                    jobs.push((dir.join(replay), file.clone()));
+                    Some(format!("{}/{file}", encode_path_segment(&pages_name)))
+                } else {
+                    omitted = true;
+                    summary.omitted += 1;
+                    None
                 }
-                let file = format!("match-{:06}.html", record.index);
-                write_replay_page(
-                    &dir.join(replay),
-                    &pages_dir.join(&file),
-                    Some(back.clone()),
-                )?;
-                summary.pages += 1;
-                Some(format!("{}/{file}", encode_path_segment(&pages_name)))
             }
             Some(replay) => {
                 summary.warnings.push(format!(
@@ -285,7 +346,20 @@ pub fn write_report(dir: &Path, output: &Path) -> anyhow::Result<ReportSummary> 
             }
             None => None,
         };
-        matches.push(ReportMatch { record, page });
+        matches.push(ReportMatch {
+            record,
+            page,
+            omitted,
+        });
+    }
+    remove_stale_pages(&pages_dir, &jobs)?;
+    if !jobs.is_empty() {
+        std::fs::create_dir_all(&pages_dir)
+            .with_context(|| format!("cannot create the folder {}", pages_dir.display()))?;
+        write_shared_viewer(&pages_dir)?;
+        write_pages(&jobs, &pages_dir, &back)?;
+        summary.pages = jobs.len();
+        summary.pages_dir = Some(pages_dir.clone());
     }
 
     let data = ReportData {
@@ -302,13 +376,75 @@ pub fn write_report(dir: &Path, output: &Path) -> anyhow::Result<ReportSummary> 
     Ok(summary)
 }
 
-/// `arena report DIR -o OUT`.
-pub fn cmd_report(dir: &Path, output: &Path) -> anyhow::Result<()> {
-    let summary = write_report(dir, output)?;
+/// Writes the replay pages, on every core: compressing the replays is most of a report's time.
+fn write_pages(
+    jobs: &[(PathBuf, String)],
+    pages_dir: &Path,
+    back: &BackLink,
+) -> anyhow::Result<()> {
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(jobs.len())
+        .max(1);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| -> anyhow::Result<()> {
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some((replay, file)) = jobs.get(i) else {
+                            return Ok(());
+                        };
+                        write_shared_replay_page(
+                            replay,
+                            &pages_dir.join(file),
+                            Some(back.clone()),
+                        )?;
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .try_for_each(|w| w.join().expect("a page writer panicked"))
+    })
+}
+
+/// Removes the replay pages of an earlier report in `pages_dir` that this one does not write
+/// (e.g. after `--replays none`), so that the folder holds only pages the report links to.
+/// Only files named like the report's pages are touched.
+fn remove_stale_pages(pages_dir: &Path, jobs: &[(PathBuf, String)]) -> anyhow::Result<()> {
+    let Ok(entries) = std::fs::read_dir(pages_dir) else {
+        return Ok(());
+    };
+    let keep: std::collections::HashSet<&str> = jobs.iter().map(|(_, f)| f.as_str()).collect();
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let is_page = name
+            .strip_prefix("match-")
+            .and_then(|rest| rest.strip_suffix(".html"))
+            .is_some_and(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()));
+        if is_page && !keep.contains(name.as_str()) {
+            std::fs::remove_file(entry.path()).with_context(|| {
+                format!(
+                    "cannot remove the old replay page {}",
+                    entry.path().display()
+                )
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// `arena report DIR -o OUT [--replays all|none|sample:N]`.
+pub fn cmd_report(dir: &Path, output: &Path, replays: ReplaySelection) -> anyhow::Result<()> {
+    let summary = write_report(dir, output, replays)?;
     for warning in &summary.warnings {
         crate::output::eprint_line(&format!("arena: warning: {warning}"));
     }
-    let pages = match &summary.pages_dir {
+    let mut pages = match &summary.pages_dir {
         Some(pages_dir) => format!(
             ", {} replay pages in {}",
             summary.pages,
@@ -316,6 +452,9 @@ pub fn cmd_report(dir: &Path, output: &Path) -> anyhow::Result<()> {
         ),
         None => String::new(),
     };
+    if summary.omitted > 0 {
+        pages.push_str(&format!(" ({} replays left out)", summary.omitted));
+    }
     crate::output::print(&format!(
         "{}: report of {} matches{pages}\n",
         output.display(),
@@ -370,6 +509,7 @@ mod tests {
                 .map(|record| ReportMatch {
                     page: Some(format!("r_replays/match-{:06}.html", record.index)),
                     record,
+                    omitted: false,
                 })
                 .collect(),
             gauntlet: None,
@@ -411,7 +551,8 @@ mod tests {
     #[test]
     fn a_directory_without_results_is_refused_by_name() {
         let dir = tempfile::tempdir().unwrap();
-        let err = write_report(dir.path(), &dir.path().join("r.html")).unwrap_err();
+        let err =
+            write_report(dir.path(), &dir.path().join("r.html"), ReplaySelection::All).unwrap_err();
         assert!(format!("{err:#}").contains("results.jsonl"), "{err:#}");
     }
 
@@ -419,7 +560,8 @@ mod tests {
     fn a_bad_results_line_is_named() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("results.jsonl"), "garbage\n{}\n").unwrap();
-        let err = write_report(dir.path(), &dir.path().join("r.html")).unwrap_err();
+        let err =
+            write_report(dir.path(), &dir.path().join("r.html"), ReplaySelection::All).unwrap_err();
         assert!(format!("{err:#}").contains("results.jsonl:1"), "{err:#}");
     }
 
@@ -463,7 +605,7 @@ mod tests {
         std::fs::write(dir.path().join("results.jsonl"), text).unwrap();
         let out = dir.path().join("site").join("report.html");
         std::fs::create_dir_all(out.parent().unwrap()).unwrap();
-        let summary = write_report(dir.path(), &out).unwrap();
+        let summary = write_report(dir.path(), &out, ReplaySelection::All).unwrap();
         assert_eq!(summary.matches, 2);
         assert_eq!(summary.pages, 1);
         assert_eq!(summary.warnings.len(), 1);
@@ -472,11 +614,138 @@ mod tests {
         assert!(pages.join("match-000000.html").is_file());
         let replay_page = std::fs::read_to_string(pages.join("match-000000.html")).unwrap();
         assert!(replay_page.contains(r#""back":{"href":"../report.html""#));
+        // The page uses the shared viewer beside it.
+        assert!(replay_page.contains(r#"<script src="viewer.js"></script>"#));
+        assert!(pages.join("viewer.js").is_file() && pages.join("viewer.css").is_file());
         let json = embedded_json(&std::fs::read_to_string(&out).unwrap());
         assert_eq!(
             json["matches"][0]["page"],
             "report_replays/match-000000.html"
         );
         assert_eq!(json["matches"][1]["page"], serde_json::Value::Null);
+    }
+
+    #[test]
+    fn replay_selections_parse_and_spread_evenly() {
+        assert_eq!(parse_replays("all"), Ok(ReplaySelection::All));
+        assert_eq!(parse_replays("none"), Ok(ReplaySelection::None));
+        assert_eq!(parse_replays("sample:3"), Ok(ReplaySelection::Sample(3)));
+        for bad in ["sample:0", "sample:", "sample:x", "some", "", "sample:-1"] {
+            let err = parse_replays(bad).unwrap_err();
+            assert!(err.contains("sample:N"), "{bad}: {err}");
+        }
+        let picked = |s: ReplaySelection, n: usize| -> Vec<usize> {
+            s.chosen(n)
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| **c)
+                .map(|(i, _)| i)
+                .collect()
+        };
+        assert_eq!(picked(ReplaySelection::Sample(3), 12), vec![0, 4, 8]);
+        assert_eq!(picked(ReplaySelection::Sample(5), 3), vec![0, 1, 2]);
+        assert_eq!(picked(ReplaySelection::Sample(4), 4), vec![0, 1, 2, 3]);
+        assert_eq!(picked(ReplaySelection::None, 4), Vec::<usize>::new());
+        assert_eq!(picked(ReplaySelection::All, 2), vec![0, 1]);
+        assert_eq!(picked(ReplaySelection::Sample(7), 120).len(), 7);
+    }
+
+    /// A tournament directory of `count` matches, each with a header-only replay.
+    fn tournament_dir(count: u64) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        let replays = dir.path().join("replays");
+        std::fs::create_dir_all(&replays).unwrap();
+        let mut header = crate::replay::Header {
+            format: crate::replay::REPLAY_FORMAT.into(),
+            version: crate::replay::REPLAY_VERSION,
+            protocol: 1,
+            deal: "test".into(),
+            arena_version: "0".into(),
+            settings: protocol::Settings::new(protocol::Variant::Classic),
+            seed: u64::MAX,
+            hands: 0,
+            first_hand: 0,
+            first_dealer: 0,
+            time: protocol::TimeLimits {
+                startup_ms: 1,
+                decision_ms: 1,
+                bank_ms: 1,
+            },
+            bots: vec![],
+        };
+        let mut results = String::new();
+        for index in 0..count {
+            header.seed = u64::MAX - index;
+            let name = format!("replays/match-{index:06}.jsonl");
+            std::fs::write(
+                dir.path().join(&name),
+                serde_json::to_string(&crate::replay::Record::Header(header.clone())).unwrap()
+                    + "\n",
+            )
+            .unwrap();
+            let r = record(index, ["a", "b"], 1, Some(&name));
+            results.push_str(&serde_json::to_string(&r).unwrap());
+            results.push('\n');
+        }
+        std::fs::write(dir.path().join("results.jsonl"), results).unwrap();
+        dir
+    }
+
+    #[test]
+    fn left_out_replays_are_marked_and_old_pages_removed() {
+        let dir = tournament_dir(6);
+        let out = dir.path().join("report.html");
+        let pages = dir.path().join("report_replays");
+        let summary = write_report(dir.path(), &out, ReplaySelection::All).unwrap();
+        assert_eq!((summary.pages, summary.omitted), (6, 0));
+        // A file of the user's in the folder is never touched.
+        std::fs::write(pages.join("notes.html"), "mine").unwrap();
+
+        let summary = write_report(dir.path(), &out, ReplaySelection::Sample(2)).unwrap();
+        assert_eq!((summary.pages, summary.omitted), (2, 4));
+        let mut left: Vec<String> = std::fs::read_dir(&pages)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(
+            left,
+            [
+                "match-000000.html",
+                "match-000003.html",
+                "notes.html",
+                "viewer.css",
+                "viewer.js"
+            ]
+        );
+        let json = embedded_json(&std::fs::read_to_string(&out).unwrap());
+        assert_eq!(
+            json["matches"][3]["page"],
+            "report_replays/match-000003.html"
+        );
+        assert_eq!(json["matches"][1]["page"], serde_json::Value::Null);
+        assert_eq!(json["matches"][1]["omitted"], true);
+        assert!(json["matches"][0].get("omitted").is_none());
+
+        let summary = write_report(dir.path(), &out, ReplaySelection::None).unwrap();
+        assert_eq!((summary.pages, summary.omitted), (0, 6));
+        assert!(summary.pages_dir.is_none());
+        assert!(!pages.join("match-000000.html").exists());
+        assert!(pages.join("notes.html").exists());
+    }
+
+    #[test]
+    fn a_bad_replay_is_named_by_file_and_line() {
+        let dir = tournament_dir(2);
+        let replay = dir.path().join("replays/match-000001.jsonl");
+        let mut text = std::fs::read_to_string(&replay).unwrap();
+        text.push_str("{\"type\":\"nonsense\"}\n");
+        std::fs::write(&replay, text).unwrap();
+        let err =
+            write_report(dir.path(), &dir.path().join("r.html"), ReplaySelection::All).unwrap_err();
+        assert!(
+            format!("{err:#}").contains("match-000001.jsonl:2"),
+            "{err:#}"
+        );
     }
 }

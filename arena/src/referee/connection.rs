@@ -4,6 +4,8 @@
 use std::pin::Pin;
 use std::time::Duration;
 
+pub use super::request_ids::RequestIds;
+
 use protocol::{Action, Answer, ArenaMessage, BotHello, Card, Event, FaultKind, Hello, Request};
 use tokio::time::{Instant, Sleep};
 
@@ -25,6 +27,10 @@ pub struct SeatFault {
     pub line: Option<String>,
     /// The connection can no longer be used (process gone, stream broken).
     pub broken: bool,
+    /// The last lines of the bot's stderr ([`crate::bot::StderrSummary::excerpt`]), once its
+    /// process has ended: set for a failed handshake by [`Connection::start`], and by whoever
+    /// closes a broken connection.
+    pub stderr: Option<String>,
 }
 
 impl SeatFault {
@@ -34,11 +40,18 @@ impl SeatFault {
             detail: detail.into(),
             line: None,
             broken,
+            stderr: None,
         }
     }
 
     fn with_line(mut self, line: &str) -> SeatFault {
         self.line = Some(excerpt(line));
+        self
+    }
+
+    /// The same fault with its line cut to the first 200 bytes.
+    pub fn excerpted(mut self) -> SeatFault {
+        self.line = self.line.map(|line| excerpt(&line));
         self
     }
 }
@@ -47,8 +60,10 @@ impl SeatFault {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Asked {
     pub action: Action,
+    /// The line the bot sent (the referee quotes it if the action turns out illegal).
+    pub line: String,
     pub elapsed: Duration,
-    /// Answers to earlier requests that arrived late and were dropped.
+    /// Answers to requests that had timed out, which arrived late and were dropped.
     pub stale_lines: u32,
 }
 
@@ -64,6 +79,8 @@ pub struct Connection {
     pub hello: BotHello,
     pub startup: Duration,
     transcript: Option<Transcript>,
+    /// The requests this process was sent, and which of them timed out.
+    ids: RequestIds,
     /// Wakes a wait for an answer at least every `EXIT_POLL` (or at its deadline). It stays
     /// armed between requests and is re-armed only once it has fired or would fire too late,
     /// so a decision usually costs no timer registration at all.
@@ -73,27 +90,59 @@ pub struct Connection {
 impl Connection {
     /// Starts the bot and performs the handshake. A program that cannot be started is an
     /// `Err(Ok(SpawnError))`; a bot that starts but fails the handshake is `Err(Err(fault))`.
+    /// `transcript`: where to write one, and its largest size.
     pub async fn start(
         spec: &BotSpec,
         hello: &Hello,
-        transcript: Option<&std::path::Path>,
+        transcript: Option<(&std::path::Path, u64)>,
     ) -> Result<Connection, Result<SpawnError, SeatFault>> {
         let started = Instant::now();
-        let mut transcript = transcript.and_then(|path| match Transcript::create(path) {
-            Ok(t) => Some(t),
-            Err(e) => {
-                tracing::warn!("cannot write the transcript {}: {e}", path.display());
-                None
-            }
+        let mut transcript = transcript.and_then(|(path, max_bytes)| {
+            Transcript::create(path, max_bytes)
+                .inspect_err(|e| {
+                    tracing::warn!("cannot write the transcript {}: {e}", path.display())
+                })
+                .ok()
         });
         let mut process = BotProcess::spawn(spec).map_err(Ok)?;
+        let parsed = match Self::handshake(&mut process, hello, &mut transcript, started).await {
+            Ok(parsed) => parsed,
+            Err(mut fault) => {
+                // The bot's own words on why it did not start (a missing script, an import
+                // error) are on its stderr, readable once it is gone.
+                let exit = process.shutdown(Duration::ZERO).await;
+                fault.stderr = exit.stderr.excerpt();
+                return Err(Err(fault));
+            }
+        };
+        Ok(Connection {
+            process,
+            pending: Vec::new(),
+            transcript,
+            ids: RequestIds::default(),
+            decision: Duration::from_millis(hello.time.decision_ms),
+            bank: Duration::from_millis(hello.time.bank_ms),
+            write_timeout: Duration::from_millis(hello.time.decision_ms.max(1000)),
+            hello: parsed,
+            startup: started.elapsed(),
+            wake: Box::pin(tokio::time::sleep_until(Instant::now() + EXIT_POLL)),
+        })
+    }
+
+    /// Sends the hello and reads the bot's answer to it.
+    async fn handshake(
+        process: &mut BotProcess,
+        hello: &Hello,
+        transcript: &mut Option<Transcript>,
+        started: Instant,
+    ) -> Result<BotHello, SeatFault> {
         let startup = Duration::from_millis(hello.time.startup_ms);
         let deadline = started + startup;
         let line = ArenaMessage::Hello(hello.clone()).to_line();
-        if let Some(t) = &mut transcript {
+        if let Some(t) = transcript {
             t.sent(&line);
         }
-        let fail = |kind, detail: String| Err(SeatFault::new(kind, detail, true));
+        let fail = |kind, detail: String| SeatFault::new(kind, detail, true);
         if let Err(e) = process.send_line(&line, deadline).await {
             return Err(fail(
                 FaultKind::Startup,
@@ -117,32 +166,22 @@ impl Connection {
                 ));
             }
         };
-        if let Some(t) = &mut transcript {
+        if let Some(t) = transcript {
             t.received(&answer);
             t.flush();
         }
-        let parsed: BotHello = match serde_json::from_str(&answer) {
-            Ok(h @ BotHello { .. }) if h.kind == "hello" && !h.name.trim().is_empty() => h,
-            _ => {
-                return Err(Err(SeatFault::new(
+        let parsed = match BotHello::read(&answer) {
+            Ok(hello) => hello,
+            Err(e) => {
+                return Err(SeatFault::new(
                     FaultKind::Startup,
-                    "expected {\"type\":\"hello\",\"name\":\"...\",\"version\":\"...\"}",
+                    format!("hello refused: {e}"),
                     true,
                 )
-                .with_line(&answer)));
+                .with_line(&answer));
             }
         };
-        Ok(Connection {
-            process,
-            pending: Vec::new(),
-            transcript,
-            decision: Duration::from_millis(hello.time.decision_ms),
-            bank: Duration::from_millis(hello.time.bank_ms),
-            write_timeout: Duration::from_millis(hello.time.decision_ms.max(1000)),
-            hello: parsed,
-            startup: started.elapsed(),
-            wake: Box::pin(tokio::time::sleep_until(Instant::now() + EXIT_POLL)),
-        })
+        Ok(parsed)
     }
 
     /// Queues a message; it is written with the next request or `flush`.
@@ -192,6 +231,7 @@ impl Connection {
     pub async fn ask(&mut self, request: &Request) -> Result<Asked, SeatFault> {
         protocol::wire::write_request(&mut self.pending, request);
         self.pending.push(b'\n');
+        self.ids.sent(request.id);
         self.flush().await?;
         let sent = Instant::now();
         let deadline = sent + self.decision + self.bank;
@@ -229,22 +269,28 @@ impl Connection {
                     continue;
                 }
                 Err(ReadError::Timeout) => {
+                    let bank = self.bank;
                     self.bank = Duration::ZERO;
+                    self.ids.timed_out(request.id);
                     return Err(SeatFault::new(
                         FaultKind::Timeout,
                         format!(
-                            "no answer to request {} within {} ms",
+                            "no answer to request {} within {} ms ({} ms for the decision and {} ms left in the bank); a late answer with \"id\":{} will be dropped",
                             request.id,
-                            sent.elapsed().as_millis()
+                            sent.elapsed().as_millis(),
+                            self.decision.as_millis(),
+                            bank.as_millis(),
+                            request.id
                         ),
                         false,
                     ));
                 }
                 Err(e) => return Err(self.read_fault(e).await),
             };
-            let action = match classify(&line, request.id) {
+            let action = match classify(&line, request.id, &self.ids) {
                 Classified::Answer(action) => action,
-                Classified::Stale(_) => {
+                Classified::Stale(id) => {
+                    self.ids.answered_late(id);
                     stale_lines += 1;
                     continue;
                 }
@@ -256,6 +302,7 @@ impl Connection {
                 .saturating_sub(elapsed.saturating_sub(self.decision));
             return Ok(Asked {
                 action,
+                line,
                 elapsed,
                 stale_lines,
             });
@@ -266,12 +313,17 @@ impl Connection {
         match error {
             ReadError::LineTooLong => SeatFault::new(
                 FaultKind::LineTooLong,
-                "a line longer than the maximum",
+                format!(
+                    "a line longer than {} bytes (64 KiB, the protocol's limit for a bot's line)",
+                    protocol::MAX_LINE_BYTES
+                ),
                 true,
             ),
-            ReadError::InvalidUtf8 => {
-                SeatFault::new(FaultKind::InvalidUtf8, "a line that is not UTF-8", true)
-            }
+            ReadError::InvalidUtf8 => SeatFault::new(
+                FaultKind::InvalidUtf8,
+                "a line that is not valid UTF-8; write UTF-8 only",
+                true,
+            ),
             ReadError::Closed | ReadError::Io(_) | ReadError::Timeout => {
                 let status = self.process.wait_timeout(Duration::from_millis(200)).await;
                 let detail = match status {
@@ -287,7 +339,7 @@ impl Connection {
     pub async fn close(mut self, grace: Duration) -> ExitSummary {
         let _ = self.flush().await;
         if let Some(t) = &mut self.transcript {
-            t.flush();
+            t.finish();
         }
         self.process.shutdown(grace).await
     }
@@ -313,61 +365,65 @@ fn write_fault(error: WriteError) -> SeatFault {
 pub enum Classified {
     /// The answer to the pending request.
     Answer(Action),
-    /// A late answer (or any JSON object with an integer `id`) to an earlier request: it is
-    /// dropped and the wait goes on.
+    /// A late answer to a request of this bot that timed out (or any JSON object with that
+    /// `id`): it is dropped and the wait goes on.
     Stale(u64),
     /// Not an answer to the pending request: `malformed` (not JSON, not an answer's shape)
-    /// or `wrong_id` (an answer with an id that was never sent). Never `broken`: the stream
-    /// is still usable.
+    /// or `wrong_id` (an answer with an id this bot was not asked, or an earlier request's
+    /// that was already answered). Never `broken`: the stream is still usable.
     Fault(SeatFault),
 }
 
 /// The pure part of [`Connection::ask`]: turns one line (already known to be UTF-8 and
-/// within the length limit) into an answer, a dropped stale line, or a fault. Never panics,
-/// whatever the line.
-pub fn classify(line: &str, pending_id: u64) -> Classified {
+/// within the length limit) into an answer, a dropped late line, or a fault, knowing which
+/// requests this bot was sent (`ids`). Never panics, whatever the line.
+pub fn classify(line: &str, pending_id: u64, ids: &RequestIds) -> Classified {
     let parsed = match flat_answer(line) {
         Some(answer) => Ok(answer),
-        None => serde_json::from_str::<Answer>(line),
+        None => Answer::read(line),
     };
     let answer = match parsed {
         Ok(answer) => answer,
         Err(e) => {
-            // A late answer to an earlier request is dropped, not a fault.
-            if let Some(id) = stale_id(line)
-                && id < pending_id
+            // A late answer to a request that timed out is dropped, whatever its shape.
+            if let Some(id) = e.id
+                && ids.is_late(id)
             {
                 return Classified::Stale(id);
             }
             return Classified::Fault(
-                SeatFault::new(FaultKind::Malformed, format!("not an answer: {e}"), false)
-                    .with_line(line),
+                SeatFault::new(
+                    FaultKind::Malformed,
+                    format!("not an answer to request {pending_id}: {e}"),
+                    false,
+                )
+                .with_line(line),
             );
         }
     };
-    if answer.id < pending_id {
+    if answer.id == pending_id {
+        return Classified::Answer(answer.action);
+    }
+    if ids.is_late(answer.id) {
         return Classified::Stale(answer.id);
     }
-    if answer.id != pending_id {
-        return Classified::Fault(
-            SeatFault::new(
-                FaultKind::WrongId,
-                format!("answer has id {}, the request was {pending_id}", answer.id),
-                false,
-            )
-            .with_line(line),
-        );
-    }
-    Classified::Answer(answer.action)
+    Classified::Fault(
+        SeatFault::new(
+            FaultKind::WrongId,
+            ids.explain_wrong(answer.id, pending_id),
+            false,
+        )
+        .with_line(line),
+    )
 }
 
-/// The common answer, read by a small scanner instead of serde (whose `#[serde(flatten)]`
-/// buffers the whole object first: ~1,300 instructions an answer against ~150 here). It takes
+/// The common answer, read by a small scanner (~150 instructions an answer) instead of the
+/// full reader [`Answer::read`], which collects every field first to explain a refusal. It takes
 /// only a flat object whose values are unescaped strings or unsigned integers, with `id`,
 /// `action` and the action's own field (`amount`, `card`) at most once each; other keys are
 /// ignored as the protocol says. Anything else (an escape, a nested value, `null`, a duplicate
-/// key, not JSON...) is `None` and goes through the full `Answer` parse, so the scanner only
-/// makes the common case fast: every line it accepts, that parse accepts as the same answer
+/// key, not JSON...) is `None` and goes through the full reader, so the scanner only makes
+/// the common case fast: every line it accepts, the reader accepts as the same answer
 /// (property-tested below).
 fn flat_answer(line: &str) -> Option<Answer> {
     let mut scan = Scanner {
@@ -394,7 +450,7 @@ fn flat_answer(line: &str) -> Option<Answer> {
                 _ => &mut None,
             };
             if slot.replace(value).is_some() {
-                return None; // a duplicate key: let serde decide
+                return None; // a duplicate key: let the full reader explain it
             }
             scan.skip_space();
             match scan.next()? {
@@ -436,8 +492,8 @@ fn flat_answer(line: &str) -> Option<Answer> {
         },
         _ => return None,
     };
-    // A field of another action is ignored by the full parse only when it is well-formed
-    // for its own type; leave the odd cases to it.
+    // The full reader ignores a field of another action whatever its value; the scanner
+    // leaves the odd ones (rare) to it rather than judge them.
     if !matches!(action, Action::Bet { .. }) && !matches!(amount, None | Some(Value::Number(_))) {
         return None;
     }
@@ -525,16 +581,8 @@ impl<'a> Scanner<'a> {
     }
 }
 
-/// The `id` of a line that is JSON with an integer `id` but not a valid answer.
-fn stale_id(line: &str) -> Option<u64> {
-    #[derive(serde::Deserialize)]
-    struct WithId {
-        id: u64,
-    }
-    serde_json::from_str::<WithId>(line).ok().map(|w| w.id)
-}
-
-fn excerpt(line: &str) -> String {
+/// The first 200 bytes of a bot's line (cut on a character boundary, `...` when cut).
+pub fn excerpt(line: &str) -> String {
     if line.len() <= LINE_EXCERPT_BYTES {
         return line.to_string();
     }
@@ -550,17 +598,33 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// The history of a bot whose request `pending - 3` was answered, `pending - 1` timed out
+    /// (`pending - 2` went to another seat), and `pending` is being asked.
+    fn history(pending: u64) -> RequestIds {
+        let mut ids = RequestIds::default();
+        if pending >= 3 {
+            ids.sent(pending - 3);
+        }
+        if pending >= 1 {
+            ids.sent(pending - 1);
+            ids.timed_out(pending - 1);
+        }
+        ids.sent(pending);
+        ids
+    }
+
     /// Checks `classify` against the protocol's rules, whatever the line.
     fn check(line: &str, pending: u64) {
-        let parsed = serde_json::from_str::<Answer>(line);
-        match classify(line, pending) {
+        let ids = history(pending);
+        let parsed = Answer::read(line);
+        match classify(line, pending, &ids) {
             Classified::Answer(action) => {
                 let answer = parsed.expect("an answer parses as one");
                 assert_eq!(answer.id, pending);
                 assert_eq!(answer.action, action);
             }
             Classified::Stale(id) => {
-                assert!(id < pending, "stale id {id} for pending {pending}");
+                assert!(ids.is_late(id), "stale id {id} for pending {pending}");
                 let value: serde_json::Value =
                     serde_json::from_str(line).expect("a stale line is JSON");
                 assert!(value.is_object(), "{line}");
@@ -574,7 +638,8 @@ mod tests {
                 match fault.kind {
                     FaultKind::WrongId => {
                         let answer = parsed.expect("a wrong id is an answer");
-                        assert!(answer.id > pending);
+                        assert!(answer.id != pending && !ids.is_late(answer.id));
+                        assert!(fault.detail.contains(&format!("\"id\":{}", answer.id)));
                     }
                     FaultKind::Malformed => assert!(parsed.is_err(), "{line}"),
                     other => panic!("unexpected fault kind {other} for {line:?}"),
@@ -726,7 +791,7 @@ mod tests {
         let mut seen = [0u32; 4];
         for _ in 0..2000 {
             let line = near_miss(7).new_tree(&mut runner).unwrap().current();
-            let slot = match classify(&line, 7) {
+            let slot = match classify(&line, 7, &history(7)) {
                 Classified::Answer(_) => 0,
                 Classified::Stale(_) => 1,
                 Classified::Fault(f) if f.kind == FaultKind::Malformed => 2,
@@ -778,7 +843,7 @@ mod tests {
         ];
         let mut fast = 0;
         for line in lines {
-            let full = serde_json::from_str::<Answer>(line).ok();
+            let full = Answer::read(line).ok();
             if let Some(answer) = flat_answer(line) {
                 assert_eq!(Some(answer), full, "{line}");
                 fast += 1;
@@ -790,38 +855,70 @@ mod tests {
 
     #[test]
     fn examples() {
+        // Request 2 was answered, 3 went to another seat, 4 timed out; 5 is pending.
+        let mut ids = RequestIds::default();
+        ids.sent(2);
+        ids.sent(4);
+        ids.timed_out(4);
+        ids.sent(5);
         assert_eq!(
-            classify(r#"{"id":5,"action":"bet","amount":4}"#, 5),
+            classify(r#"{"id":5,"action":"bet","amount":4}"#, 5, &ids),
             Classified::Answer(Action::Bet { amount: 4 })
         );
         assert_eq!(
-            classify(r#"{"id":4,"action":"pack"}"#, 5),
+            classify(r#"{"id":5.0,"action":"bet","amount":4.0}"#, 5, &ids),
+            Classified::Answer(Action::Bet { amount: 4 })
+        );
+        // The late answer to the request that timed out: dropped, whatever its shape.
+        assert_eq!(
+            classify(r#"{"id":4,"action":"pack"}"#, 5, &ids),
             Classified::Stale(4)
         );
-        // Not an answer, but an earlier id: a late line of some other shape, dropped.
-        assert_eq!(classify(r#"{"id":3,"note":"hi"}"#, 5), Classified::Stale(3));
-        let kind = |line: &str| match classify(line, 5) {
-            Classified::Fault(f) => Some(f.kind),
-            _ => None,
+        assert_eq!(
+            classify(r#"{"id":4,"note":"hi"}"#, 5, &ids),
+            Classified::Stale(4)
+        );
+        let fault = |line: &str| match classify(line, 5, &ids) {
+            Classified::Fault(f) => (f.kind, f.detail),
+            other => panic!("{line}: {other:?}"),
         };
-        assert_eq!(
-            kind(r#"{"id":6,"action":"pack"}"#),
-            Some(FaultKind::WrongId)
+        // Another seat's request, this bot's answered one, one not sent yet: all wrong ids.
+        let (kind, detail) = fault(r#"{"id":3,"action":"pack"}"#);
+        assert_eq!(kind, FaultKind::WrongId);
+        assert!(
+            detail.contains("request 3 was never sent to this bot"),
+            "{detail}"
         );
-        assert_eq!(
-            kind(r#"{"id":5,"action":"fly"}"#),
-            Some(FaultKind::Malformed)
+        let (kind, detail) = fault(r#"{"id":2,"action":"pack"}"#);
+        assert_eq!(kind, FaultKind::WrongId);
+        assert!(
+            detail.contains("request 2 was already answered"),
+            "{detail}"
         );
-        assert_eq!(
-            kind(r#"{"id":5,"action":"bet"}"#),
-            Some(FaultKind::Malformed)
+        let (kind, detail) = fault(r#"{"id":6,"action":"pack"}"#);
+        assert_eq!(kind, FaultKind::WrongId);
+        assert!(
+            detail.contains("no request with that id was sent yet"),
+            "{detail}"
         );
-        assert_eq!(kind(r#"{"id":9,"note":"hi"}"#), Some(FaultKind::Malformed));
-        assert_eq!(kind(r#"{"action":"pack"}"#), Some(FaultKind::Malformed));
-        assert_eq!(kind(""), Some(FaultKind::Malformed));
-        assert_eq!(kind(&"[".repeat(10_000)), Some(FaultKind::Malformed));
+        assert_eq!(fault(r#"{"id":5,"action":"fly"}"#).0, FaultKind::Malformed);
+        let (kind, detail) = fault(r#"{"id":5,"action":"bet"}"#);
+        assert_eq!(kind, FaultKind::Malformed);
+        assert_eq!(
+            detail,
+            r#"not an answer to request 5: "action":"bet" needs an "amount", e.g. "amount":4"#
+        );
+        let (_, detail) = fault(r#"{"id":5,"action":"bet","amount":18446744073709551616}"#);
+        assert!(
+            detail.contains("\"amount\":18446744073709551616 is above"),
+            "{detail}"
+        );
+        assert_eq!(fault(r#"{"id":3,"note":"hi"}"#).0, FaultKind::Malformed);
+        assert_eq!(fault(r#"{"action":"pack"}"#).0, FaultKind::Malformed);
+        assert_eq!(fault("").0, FaultKind::Malformed);
+        assert_eq!(fault(&"[".repeat(10_000)).0, FaultKind::Malformed);
         let long = format!("{}é", "x".repeat(LINE_EXCERPT_BYTES - 1));
-        match classify(&long, 5) {
+        match classify(&long, 5, &ids) {
             Classified::Fault(f) => assert_eq!(
                 f.line.unwrap(),
                 format!("{}...", "x".repeat(LINE_EXCERPT_BYTES - 1))

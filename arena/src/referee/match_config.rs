@@ -42,6 +42,8 @@ pub struct MatchConfig {
     pub transcripts: Option<PathBuf>,
     /// The live view's feed, when the match is watched (`--watch`): it gets every replay line.
     pub live: Option<Arc<LiveMatch>>,
+    /// The largest transcript file, in bytes (its first and last halves are kept).
+    pub transcript_max_bytes: u64,
 }
 
 impl MatchConfig {

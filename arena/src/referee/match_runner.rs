@@ -11,7 +11,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::connection::{Connection, SeatFault};
 use super::match_config::{MatchConfig, SeatConfig, seat_hello_seed};
-use super::result::{MatchResult, SeatResult};
+use super::result::{BotFailure, MatchResult, SeatResult};
 use crate::bot::SpawnError;
 use crate::replay::{ActionSource, BotRecord, BotStatus, Header, Record, ReplayWriter};
 
@@ -48,6 +48,9 @@ struct Seat<'a> {
     connection: Option<Connection>,
     restarts_left: u32,
     disabled: bool,
+    /// The stderr log of the seat's current (or last) process: every process of a restarted
+    /// seat has its own (see [`crate::bot_command::restart_log`]).
+    log: std::path::PathBuf,
     result: SeatResult,
 }
 
@@ -102,6 +105,7 @@ async fn play_match(
                 connection: None,
                 restarts_left: config.max_restarts,
                 disabled: false,
+                log: seat.spec.stderr_log.clone(),
                 result: SeatResult {
                     seat: index,
                     name: seat.spec.name.clone(),
@@ -157,7 +161,7 @@ impl<'a> Referee<'a> {
                 if !forced[seat] {
                     let request = self.request(&hand, hand_index, decision.kind, seat);
                     match self.ask(seat, &request).await {
-                        Ok((action, elapsed_ms)) => match hand.apply(seat, action) {
+                        Ok((action, elapsed_ms, line)) => match hand.apply(seat, action) {
                             Ok(events) => {
                                 self.record_action(
                                     hand_index,
@@ -170,12 +174,18 @@ impl<'a> Referee<'a> {
                                 answer = Some(());
                             }
                             Err(illegal) => {
+                                // In the words of the request the bot saw; the engine's own
+                                // reason only if the two ever disagree.
+                                let detail = protocol::explain::refusal(&action, &request.legal)
+                                    .unwrap_or_else(|| illegal.to_string());
                                 let fault = SeatFault {
                                     kind: protocol::FaultKind::Illegal,
-                                    detail: illegal.to_string(),
-                                    line: Some(serde_json::to_string(&action).unwrap_or_default()),
+                                    detail,
+                                    line: Some(line),
                                     broken: false,
-                                };
+                                    stderr: None,
+                                }
+                                .excerpted();
                                 self.fault(
                                     hand_index,
                                     seat,
@@ -278,9 +288,19 @@ impl<'a> Referee<'a> {
             };
             dir.join(format!("seat{seat}{suffix}.txt"))
         });
-        match Connection::start(&self.seats[seat].config.spec, &hello, transcript.as_deref()).await
-        {
+        let mut spec = std::borrow::Cow::Borrowed(&self.seats[seat].config.spec);
+        if restart {
+            // A log per process: the one of the crash that caused the restart stays.
+            let restarts = self.seats[seat].result.restarts;
+            spec.to_mut().stderr_log = crate::bot_command::restart_log(&spec.stderr_log, restarts);
+        }
+        self.seats[seat].log = spec.stderr_log.clone();
+        let transcript = transcript
+            .as_deref()
+            .map(|path| (path, self.config.transcript_max_bytes));
+        match Connection::start(&spec, &hello, transcript).await {
             Ok(connection) => {
+                self.seats[seat].result.starts += 1;
                 self.replay.write(&Record::Bot {
                     seat,
                     status: if restart {
@@ -291,6 +311,7 @@ impl<'a> Referee<'a> {
                     hand: Some(hand),
                     name: Some(connection.hello.name.clone()),
                     version: Some(connection.hello.version.clone()),
+                    protocol: connection.hello.protocol,
                     elapsed_ms: Some(connection.startup.as_millis() as u64),
                     exit: None,
                     stderr_bytes: None,
@@ -310,12 +331,14 @@ impl<'a> Referee<'a> {
         let state = &mut self.seats[seat];
         if state.restarts_left == 0 {
             state.disabled = true;
+            state.result.disabled_before_hand = Some(hand);
             self.replay.write(&Record::Bot {
                 seat,
                 status: BotStatus::Disabled,
                 hand: Some(hand),
                 name: None,
                 version: None,
+                protocol: None,
                 elapsed_ms: None,
                 exit: None,
                 stderr_bytes: None,
@@ -351,14 +374,19 @@ impl<'a> Referee<'a> {
         )
     }
 
-    async fn ask(&mut self, seat: usize, request: &Request) -> Result<(Action, u64), SeatFault> {
+    /// The bot's action, the time it took (ms) and the line it sent.
+    async fn ask(
+        &mut self,
+        seat: usize,
+        request: &Request,
+    ) -> Result<(Action, u64, String), SeatFault> {
         let state = &mut self.seats[seat];
         let connection = state.connection.as_mut().expect("asked seats have a bot");
         let asked = connection.ask(request).await?;
         let ms = asked.elapsed.as_millis() as u64;
         state.result.decisions += 1;
         state.result.decision_ms += ms;
-        Ok((asked.action, ms))
+        Ok((asked.action, ms, asked.line))
     }
 
     /// Records a fault, tells the bot what was done for it, and drops a broken connection.
@@ -368,15 +396,19 @@ impl<'a> Referee<'a> {
         seat: usize,
         id: Option<u64>,
         kind: DecisionKind,
-        fault: SeatFault,
+        mut fault: SeatFault,
     ) -> Result<(), MatchError> {
-        self.record_fault(hand, seat, &fault)?;
         let state = &mut self.seats[seat];
         if fault.broken {
+            // Closed before the fault is recorded: its record carries the end of the bot's
+            // stderr, complete only once the process is gone.
             if let Some(connection) = state.connection.take() {
-                let _ = connection.close(Duration::ZERO).await;
+                let exit = connection.close(Duration::ZERO).await;
+                fault.stderr = exit.stderr.excerpt();
             }
-        } else if let Some(connection) = &mut state.connection {
+        }
+        self.record_fault(hand, seat, &fault)?;
+        if let Some(connection) = &mut self.seats[seat].connection {
             connection.queue(&ArenaMessage::Fault(FaultNotice {
                 id,
                 fault: fault.kind,
@@ -399,12 +431,24 @@ impl<'a> Referee<'a> {
             .entry(fault.kind)
             .or_default() += 1;
         tracing::debug!(seat, kind = %fault.kind, detail = %fault.detail, "bot fault");
+        if fault.broken {
+            let state = &mut self.seats[seat];
+            state.result.failures += 1;
+            state.result.last_failure = Some(BotFailure {
+                hand,
+                kind: fault.kind,
+                detail: fault.detail.clone(),
+                stderr: fault.stderr.clone(),
+                log: state.log.clone(),
+            });
+        }
         self.replay.write(&Record::Fault {
             hand,
             seat,
             fault: fault.kind,
             detail: fault.detail.clone(),
             line: fault.line.clone(),
+            stderr: fault.stderr.clone(),
         })?;
         Ok(())
     }
@@ -511,6 +555,7 @@ impl<'a> Referee<'a> {
                     hand: None,
                     name: None,
                     version: None,
+                    protocol: None,
                     elapsed_ms: None,
                     exit: Some(describe_exit(&exit)),
                     stderr_bytes: Some(exit.stderr.total_bytes),

@@ -19,6 +19,41 @@ pub struct SeatResult {
     pub decisions: u64,
     /// Total wall-clock time of those decisions (varies between runs).
     pub decision_ms: u64,
+    /// Handshakes the seat's bot completed (its first start and restarts). Like the
+    /// fields below, for the summaries of the match just played: not in replays, whose `bot`
+    /// and `fault` records say the same.
+    #[serde(skip)]
+    pub starts: u32,
+    /// Times the seat's bot failed to start or stopped working (faults that ended its
+    /// process).
+    #[serde(skip)]
+    pub failures: u32,
+    /// The last of them, with the end of its stderr.
+    #[serde(skip)]
+    pub last_failure: Option<BotFailure>,
+    /// The hand before which the seat was disabled (out of restarts): the arena played it
+    /// from there on.
+    #[serde(skip)]
+    pub disabled_before_hand: Option<u64>,
+}
+
+/// A bot that failed to start or stopped working, as its owner is told.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotFailure {
+    pub hand: u64,
+    pub kind: FaultKind,
+    pub detail: String,
+    /// The last lines of its stderr, if it wrote any.
+    pub stderr: Option<String>,
+    /// The stderr log of that process (kept after the match only with `--logs`).
+    pub log: std::path::PathBuf,
+}
+
+impl BotFailure {
+    /// `startup fault: <detail>`.
+    pub fn reason(&self) -> String {
+        format!("{} fault: {}", self.kind, self.detail)
+    }
 }
 
 impl SeatResult {

@@ -52,6 +52,18 @@ pub enum BotStatus {
     Exited,
 }
 
+impl BotStatus {
+    /// The status as the replay writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            BotStatus::Started => "started",
+            BotStatus::Restarted => "restarted",
+            BotStatus::Disabled => "disabled",
+            BotStatus::Exited => "exited",
+        }
+    }
+}
+
 /// Who chose an action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -73,11 +85,14 @@ pub enum Record {
         status: BotStatus,
         #[serde(skip_serializing_if = "Option::is_none", default)]
         hand: Option<u64>,
-        /// The name and version the bot gave in its hello.
+        /// The name and version the bot gave in its hello (started and restarted bots).
         #[serde(skip_serializing_if = "Option::is_none", default)]
         name: Option<String>,
         #[serde(skip_serializing_if = "Option::is_none", default)]
         version: Option<String>,
+        /// The protocol version the bot's hello claimed (absent if its hello had none).
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        protocol: Option<u32>,
         #[serde(skip_serializing_if = "Option::is_none", default)]
         elapsed_ms: Option<u64>,
         #[serde(skip_serializing_if = "Option::is_none", default)]
@@ -113,7 +128,47 @@ pub enum Record {
         detail: String,
         #[serde(skip_serializing_if = "Option::is_none", default)]
         line: Option<String>,
+        /// For a fault that ended the bot's process (a failed start, a crash): the last lines
+        /// of its stderr (at most 20 lines and 4 KiB; `bot::excerpt`), if it wrote any.
+        /// Absent from replays of arenas before it existed, which read as before.
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        stderr: Option<String>,
     },
     /// The last line: the match result.
     Result(MatchResult),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fault_record_reads_with_or_without_the_bots_stderr() {
+        // As arenas before the `stderr` field wrote it: still read, with no stderr.
+        let old = r#"{"type":"fault","hand":3,"seat":1,"fault":"crashed","detail":"the bot exited (exit status: 1)"}"#;
+        let Record::Fault { stderr, hand, .. } = serde_json::from_str(old).unwrap() else {
+            panic!("a fault record");
+        };
+        assert_eq!((hand, stderr), (3, None));
+        // Written only when there is one, and read back whole.
+        let new = Record::Fault {
+            hand: 3,
+            seat: 1,
+            fault: FaultKind::Crashed,
+            detail: "the bot exited (exit status: 1)".into(),
+            line: None,
+            stderr: Some("Traceback (most recent call last):\nKeyError: 'x'".into()),
+        };
+        let line = serde_json::to_string(&new).unwrap();
+        assert!(
+            line.ends_with(r#","stderr":"Traceback (most recent call last):\nKeyError: 'x'"}"#),
+            "{line}"
+        );
+        assert_eq!(serde_json::from_str::<Record>(&line).unwrap(), new);
+        let mut without = new;
+        if let Record::Fault { stderr, .. } = &mut without {
+            *stderr = None;
+        }
+        assert!(!serde_json::to_string(&without).unwrap().contains("stderr"));
+    }
 }

@@ -4,16 +4,19 @@ use std::fmt::Write;
 
 use serde_json::Value;
 
-use super::record::Record;
+use super::record::{BotStatus, Record};
 
-/// Renders the whole replay as text.
+/// Renders the whole replay as text. Hands are numbered from 1, as everywhere a person reads
+/// them (the records count from 0).
 pub fn show(records: &[Record]) -> String {
     let mut out = String::new();
     let mut names: Vec<String> = Vec::new();
+    let mut settings = None;
     for record in records {
         match record {
             Record::Header(h) => {
                 names = h.bots.iter().map(|b| b.name.clone()).collect();
+                settings = Some(h.settings);
                 let _ = writeln!(
                     out,
                     "{} match: {} seats, {} hands, seed {} (replay v{}, deal {})",
@@ -35,7 +38,11 @@ pub fn show(records: &[Record]) -> String {
                 }
             }
             Record::Event { hand, event } => {
-                let line = describe_event(*hand, event, &names);
+                let mut event = event.clone();
+                if let Some(settings) = &settings {
+                    super::annotate(settings, &mut event);
+                }
+                let line = describe_event(*hand, &event, &names);
                 if !line.is_empty() {
                     let _ = writeln!(out, "{line}");
                 }
@@ -47,28 +54,50 @@ pub fn show(records: &[Record]) -> String {
                 fault,
                 detail,
                 line,
+                stderr,
             } => {
                 let _ = writeln!(
                     out,
-                    "  ! hand {hand}: {} fault {fault}: {detail}{}",
+                    "  ! hand {}: {} fault {fault}: {detail}{}",
+                    hand.saturating_add(1),
                     name(&names, *seat),
                     line.as_ref()
                         .map(|l| format!(" (sent: {l})"))
                         .unwrap_or_default()
                 );
+                if let Some(stderr) = stderr {
+                    let _ = writeln!(out, "    its last stderr lines:");
+                    out.push_str(&crate::bot::indented(stderr, "    | "));
+                }
             }
             Record::Bot {
-                seat, status, hand, ..
+                seat,
+                status,
+                hand,
+                name: said,
+                version,
+                protocol,
+                ..
             } => {
-                if !matches!(status, super::BotStatus::Started | super::BotStatus::Exited) {
-                    let _ = writeln!(
-                        out,
-                        "  ! {} {:?} before hand {}",
-                        name(&names, *seat),
-                        status,
-                        hand.unwrap_or_default()
-                    );
-                }
+                // What the bot claimed in its hello, in its own fields.
+                let hello = said
+                    .as_ref()
+                    .map(|said| hello_fields(said, version.as_deref(), *protocol));
+                let who = name(&names, *seat);
+                // Hands are numbered from 1 where people read them.
+                let hand = hand.unwrap_or_default().saturating_add(1);
+                let line = match (status, hello) {
+                    (BotStatus::Started, Some(hello)) => format!("  {who} said hello: {hello}"),
+                    (BotStatus::Restarted, Some(hello)) => {
+                        format!("  ! {who} restarted before hand {hand}; it said hello: {hello}")
+                    }
+                    (BotStatus::Disabled, _) => format!(
+                        "  ! {who} disabled before hand {hand}: out of restarts, it packs every remaining hand"
+                    ),
+                    (BotStatus::Exited, _) => continue,
+                    (status, None) => format!("  ! {who} {} before hand {hand}", status.name()),
+                };
+                let _ = writeln!(out, "{line}");
             }
             Record::Result(result) => {
                 let _ = writeln!(out, "\nResult after {} hands:", result.hands);
@@ -85,6 +114,23 @@ pub fn show(records: &[Record]) -> String {
                 }
             }
         }
+    }
+    out
+}
+
+/// `"name":"my-bot", "version":"1.0", "protocol":1`: a hello's fields as the bot sent them
+/// (a field it left out is left out here too).
+fn hello_fields(name: &str, version: Option<&str>, protocol: Option<u32>) -> String {
+    let quote = |text: &str| serde_json::to_string(text).unwrap_or_default();
+    let mut out = format!("\"name\":{}", quote(name));
+    if let Some(version) = version.filter(|v| !v.is_empty()) {
+        let _ = write!(out, ", \"version\":{}", quote(version));
+    }
+    match protocol {
+        Some(protocol) => {
+            let _ = write!(out, ", \"protocol\":{protocol}");
+        }
+        None => out.push_str(" (no \"protocol\")"),
     }
     out
 }
@@ -108,32 +154,60 @@ fn cards(value: &Value) -> String {
         .unwrap_or_default()
 }
 
-/// A hand description (`rules::HandDescription` as JSON) in words.
+/// A hand description (`rules::HandDescription` as JSON) in words. A Closest to 555 number is
+/// written with three digits, as RULES.md reads it (10-J-Q reads 000, 2-J-Q 200, J-Q-5 005).
 pub fn describe_value(value: &Value) -> String {
     match value["kind"].as_str() {
-        Some("ranked") => format!(
-            "{} {}",
-            value["category"].as_str().unwrap_or("?").replace('_', " "),
-            cards(&value["cards"])
-        ),
-        Some("closest555") => format!("{} (distance {})", value["number"], value["distance"]),
+        Some("ranked") => {
+            let mut text = format!(
+                "{} {}",
+                value["category"].as_str().unwrap_or("?").replace('_', " "),
+                cards(&value["cards"])
+            );
+            if let Some(wild) = value["wild"].as_str() {
+                let _ = write!(text, " (wild {wild})");
+            }
+            text
+        }
+        Some("closest555") => match value["number"].as_u64() {
+            Some(number) => format!("{number:03} (distance {})", value["distance"]),
+            None => value.to_string(),
+        },
         Some("dead") => "dead".into(),
         _ => value.to_string(),
     }
 }
 
-/// One event as a line of text (empty for events not worth a line).
+/// One event as a line of text (empty for events not worth a line). `hand` is the record's
+/// hand index (from 0); the text numbers hands from 1. Facts added by
+/// [`annotate`](super::annotate) (a wild card, sideshow values) are shown when present.
 pub fn describe_event(hand: u64, e: &Value, names: &[String]) -> String {
     let seat = |key: &str| name(names, e[key].as_u64().unwrap_or(0) as usize);
+    let valued = |cards_key: &str, value_key: &str| {
+        let mut text = cards(&e[cards_key]);
+        if !e[value_key].is_null() {
+            let _ = write!(text, " ({})", describe_value(&e[value_key]));
+        }
+        text
+    };
     match e["event"].as_str().unwrap_or("") {
         "hand_started" => format!(
-            "\nHand {hand}: dealer {}, boot {}, pot {}",
+            "\nHand {}: dealer {}, boot {}, pot {}",
+            hand.saturating_add(1),
             seat("dealer"),
             e["boot"],
             e["pot"]
         ),
         "dealt" if e["cards"].is_null() => format!("  {} is dealt three cards", seat("seat")),
-        "dealt" => format!("  {} is dealt {}", seat("seat"), cards(&e["cards"])),
+        "dealt" => format!(
+            "  {} is dealt {}{}",
+            seat("seat"),
+            cards(&e["cards"]),
+            e["wild"]
+                .as_str()
+                .map(|wild| format!(" (wild {wild})"))
+                .unwrap_or_default()
+        ),
         "dead" => format!(
             "  dead hands: {}",
             e["seats"]
@@ -196,9 +270,9 @@ pub fn describe_event(hand: u64, e: &Value, names: &[String]) -> String {
         "sideshow_compared" => format!(
             "  sideshow accepted: {} {} vs {} {}; {} loses",
             seat("seat"),
-            cards(&e["seat_cards"]),
+            valued("seat_cards", "seat_value"),
             seat("target"),
-            cards(&e["target_cards"]),
+            valued("target_cards", "target_value"),
             seat("loser")
         ),
         "revealed" => {
@@ -221,20 +295,65 @@ pub fn describe_event(hand: u64, e: &Value, names: &[String]) -> String {
                 .flatten()
                 .map(|w| name(names, w.as_u64().unwrap_or(0) as usize))
                 .collect();
+            // Each seat's net, labelled with its bot's name (the seat numbers are in the
+            // winners' part), so that a line reads on its own.
             let payoffs: Vec<String> = e["payoffs"]
                 .as_array()
                 .into_iter()
                 .flatten()
-                .map(|p| format!("{:+}", p.as_i64().unwrap_or(0)))
+                .enumerate()
+                .map(|(seat, p)| {
+                    let who = names
+                        .get(seat)
+                        .cloned()
+                        .unwrap_or_else(|| format!("seat {seat}"));
+                    format!("{who} {:+}", p.as_i64().unwrap_or(0))
+                })
                 .collect();
             format!(
-                "  {} takes the pot of {} ({}); net {}",
+                "  {} takes the pot of {} ({}); net: {}",
                 winners.join(" and "),
                 e["pot"],
                 e["reason"].as_str().unwrap_or("?").replace('_', " "),
-                payoffs.join(" ")
+                payoffs.join(", ")
             )
         }
         other => format!("  {other}: {e}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bot(status: BotStatus, name: Option<&str>, protocol: Option<u32>) -> Record {
+        Record::Bot {
+            seat: 0,
+            status,
+            hand: Some(3),
+            name: name.map(String::from),
+            version: name.map(|_| "1.0".to_string()),
+            protocol,
+            elapsed_ms: Some(12),
+            exit: None,
+            stderr_bytes: None,
+        }
+    }
+
+    /// Record hand 3 is the fourth hand: people read hands numbered from 1.
+    #[test]
+    fn bot_records_show_the_hello_as_the_bot_sent_it() {
+        let text = show(&[
+            bot(BotStatus::Started, Some("my-bot"), Some(1)),
+            bot(BotStatus::Restarted, Some("my-bot"), None),
+            bot(BotStatus::Disabled, None, None),
+            bot(BotStatus::Exited, None, None),
+        ]);
+        assert_eq!(
+            text,
+            "  seat 0 said hello: \"name\":\"my-bot\", \"version\":\"1.0\", \"protocol\":1\n\
+             \x20 ! seat 0 restarted before hand 4; it said hello: \"name\":\"my-bot\", \"version\":\"1.0\" (no \"protocol\")\n\
+             \x20 ! seat 0 disabled before hand 4: out of restarts, it packs every remaining hand\n"
+        );
     }
 }

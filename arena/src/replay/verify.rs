@@ -124,7 +124,9 @@ pub fn verify(records: &[Record]) -> Result<Verified, VerifyError> {
                     return Err(mismatch(
                         line,
                         format!(
-                            "result says net chips {recorded:?}, re-simulation gives {totals:?}"
+                            "result says net chips {}, re-simulation gives {}",
+                            chips(&recorded),
+                            chips(&totals)
                         ),
                     ));
                 }
@@ -152,8 +154,8 @@ pub fn verify(records: &[Record]) -> Result<Verified, VerifyError> {
 fn check_header(header: &Header) -> Result<(), VerifyError> {
     if header.format != super::REPLAY_FORMAT {
         return Err(VerifyError::Unsupported(format!(
-            "format {:?}",
-            header.format
+            "format {}",
+            crate::quote::quoted(&header.format)
         )));
     }
     if header.version != super::REPLAY_VERSION {
@@ -173,4 +175,12 @@ fn check_header(header: &Header) -> Result<(), VerifyError> {
 
 fn to_value(event: &rules::Event) -> serde_json::Value {
     serde_json::to_value(event).expect("events serialize")
+}
+
+/// Net chips per seat as a list: `+12 -12`.
+fn chips(net: &[i64]) -> String {
+    net.iter()
+        .map(|n| format!("{n:+}"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }

@@ -407,7 +407,10 @@ mod float_or_infinity {
             Repr::Number(x) => Ok(x),
             Repr::Text(t) if t == "inf" => Ok(f64::INFINITY),
             Repr::Text(t) if t == "-inf" => Ok(f64::NEG_INFINITY),
-            Repr::Text(t) => Err(serde::de::Error::custom(format!("not an LLR: {t:?}"))),
+            Repr::Text(t) => Err(serde::de::Error::custom(format!(
+                "not an LLR: {}",
+                crate::quote::quoted(&t)
+            ))),
         }
     }
 }

@@ -135,6 +135,7 @@ struct RawLimits {
     open_files: Option<Spanned<u64>>,
     processes: Option<Spanned<u64>>,
     disk_mb: Option<Spanned<u64>>,
+    max_log_kb: Option<Spanned<u64>>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -256,6 +257,15 @@ pub struct Tournament {
     /// that plans and fingerprints of older files stay as they were.
     #[serde(default, skip_serializing_if = "BotSeeds::is_default")]
     pub bot_seeds: BotSeeds,
+    /// The largest stderr log per bot process (KiB; `[limits] max_log_kb`, or
+    /// `--max-log-kb`). Not serialized: it decides no result, so changing it never stops a
+    /// resume.
+    #[serde(skip, default = "default_max_log_kb")]
+    pub max_log_kb: u64,
+}
+
+fn default_max_log_kb() -> u64 {
+    crate::bot_command::DEFAULT_MAX_LOG_KB
 }
 
 impl Tournament {
@@ -308,7 +318,10 @@ impl Tournament {
                     return Err(err(
                         Some(f.span()),
                         Some("format"),
-                        format!("unknown format {other:?}; expected round-robin, gauntlet or sprt"),
+                        format!(
+                            "unknown format {}; expected round-robin, gauntlet or sprt",
+                            crate::quote::quoted(other)
+                        ),
                     ));
                 }
             },
@@ -363,7 +376,10 @@ impl Tournament {
                     return Err(err(
                         Some(s.span()),
                         Some("sandbox"),
-                        format!("unknown sandbox {other:?}; expected none, limits or bwrap"),
+                        format!(
+                            "unknown sandbox {}; expected none, limits or bwrap",
+                            crate::quote::quoted(other)
+                        ),
                     ));
                 }
             },
@@ -410,6 +426,17 @@ impl Tournament {
             processes: Some(positive(&l.processes, "limits.processes", 256)?),
             disk_bytes: Some(positive(&l.disk_mb, "limits.disk_mb", 256)? << 20),
         };
+        let max_log_kb = match &raw.limits.max_log_kb {
+            None => default_max_log_kb(),
+            Some(kb) if *kb.get_ref() == 0 => {
+                return Err(err(
+                    Some(kb.span()),
+                    Some("limits.max_log_kb"),
+                    "must be at least 1".into(),
+                ));
+            }
+            Some(kb) => *kb.get_ref(),
+        };
 
         let mut bots: Vec<BotEntry> = Vec::new();
         for bot in &raw.bots {
@@ -426,7 +453,7 @@ impl Tournament {
                 return Err(err(
                     Some(b.name.span()),
                     Some("bot.name"),
-                    format!("two bots are named {name:?}"),
+                    format!("two bots are named {}", crate::quote::quoted(&name)),
                 ));
             }
             let (argv, command) = b
@@ -474,7 +501,7 @@ impl Tournament {
                 return Err(err(
                     candidates_span.clone(),
                     Some("candidates"),
-                    format!("{c:?} is not the name of a [[bot]]"),
+                    format!("{} is not the name of a [[bot]]", crate::quote::quoted(c)),
                 ));
             }
         }
@@ -589,7 +616,10 @@ impl Tournament {
                     return Err(err(
                         Some(grading.span()),
                         Some("grading.pass"),
-                        format!("{name:?} is not a field bot of this gauntlet"),
+                        format!(
+                            "{} is not a field bot of this gauntlet",
+                            crate::quote::quoted(name)
+                        ),
                     ));
                 }
             }
@@ -604,7 +634,10 @@ impl Tournament {
                     return Err(err(
                         Some(s.span()),
                         Some("bot_seeds"),
-                        format!("unknown bot_seeds {other:?}; expected per-seat or independent"),
+                        format!(
+                            "unknown bot_seeds {}; expected per-seat or independent",
+                            crate::quote::quoted(other)
+                        ),
                     ));
                 }
             },
@@ -635,6 +668,7 @@ impl Tournament {
             sprt,
             pass_marks,
             bot_seeds,
+            max_log_kb,
         })
     }
 
@@ -713,7 +747,12 @@ fn missing_program(program: &str, base: &Path) -> Option<String> {
     let found = std::env::var_os("PATH")
         .map(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
         .unwrap_or(false);
-    (!found).then(|| format!("program {program:?} is not on the PATH"))
+    (!found).then(|| {
+        format!(
+            "program {} is not on the PATH",
+            crate::quote::quoted(program)
+        )
+    })
 }
 
 #[cfg(test)]
@@ -751,6 +790,19 @@ mod tests {
                 .unwrap()
                 .contains("\"min_blocks\":5")
         );
+    }
+
+    #[test]
+    fn max_log_kb_is_read_checked_and_left_out_of_the_fingerprint() {
+        let plain = parse(&sprt_file("")).unwrap();
+        assert_eq!(plain.max_log_kb, 128);
+        let text = sprt_file("").replace("[sprt]", "[limits]\nmax_log_kb = 16\n[sprt]");
+        let small = parse(&text).unwrap();
+        assert_eq!(small.max_log_kb, 16);
+        assert_eq!(small.fingerprint(), plain.fingerprint());
+        let e = parse(&text.replace("= 16", "= 0")).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("limits.max_log_kb"));
+        assert_eq!(e.line, Some(4));
     }
 
     #[test]

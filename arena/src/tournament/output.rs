@@ -72,10 +72,10 @@ impl OutputDir {
             }
             if plan.shard != shard {
                 bail!(
-                    "{} was started with shard {:?}, this run asks for {:?}",
+                    "{} was started with {}, this run asks for {}",
                     root.display(),
-                    plan.shard,
-                    shard
+                    describe_shard(plan.shard),
+                    describe_shard(shard)
                 );
             }
             t.settle_seed(Some(&plan.tournament))
@@ -210,4 +210,12 @@ pub fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
     tmp.persist(path)
         .with_context(|| format!("cannot replace {}", path.display()))?;
     Ok(())
+}
+
+/// A shard as `--shard` spells it (`shard 2/8`), or `no --shard`.
+fn describe_shard(shard: Option<(u64, u64)>) -> String {
+    match shard {
+        Some((index, count)) => format!("shard {index}/{count}"),
+        None => "no --shard".into(),
+    }
 }

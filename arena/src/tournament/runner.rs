@@ -76,13 +76,14 @@ pub async fn check_bots(t: &Tournament, scratch: &std::path::Path) -> anyhow::Re
                 }
                 Err(Ok(spawn)) => Err(spawn.to_string()),
                 Err(Err(fault)) => Err(format!(
-                    "fails its handshake ({}): {}{}",
+                    "fails its handshake ({}): {}{}\n{}",
                     fault.kind,
                     fault.detail,
                     fault
                         .line
                         .map(|l| format!("; it sent: {l}"))
-                        .unwrap_or_default()
+                        .unwrap_or_default(),
+                    crate::bot::stderr_block(fault.stderr.as_deref(), "  ").trim_end()
                 )),
             };
             (i, line, name, result)
@@ -98,13 +99,15 @@ pub async fn check_bots(t: &Tournament, scratch: &std::path::Path) -> anyhow::Re
     failures.sort();
     if let Some((_, line, name, problem)) = failures.first() {
         let mut message = format!(
-            "{}:{line}: field `bot.command`: bot {name:?} {problem}",
-            t.file.display()
+            "{}:{line}: field `bot.command`: bot {} {problem}",
+            t.file.display(),
+            crate::quote::quoted(name)
         );
         for (_, line, name, problem) in &failures[1..] {
             message.push_str(&format!(
-                "\n{}:{line}: field `bot.command`: bot {name:?} {problem}",
-                t.file.display()
+                "\n{}:{line}: field `bot.command`: bot {} {problem}",
+                t.file.display(),
+                crate::quote::quoted(name)
             ));
         }
         return Err(crate::exit::Exit::new(crate::exit::ExitKind::BadInput, message).into());
@@ -133,6 +136,7 @@ fn spec_for(
     });
     spec.env = bot.env.clone();
     spec.private_workdir = bot.workdir.is_none();
+    spec.stderr_keep_bytes = bot_command::log_keep_bytes(t.max_log_kb);
     spec
 }
 
@@ -173,6 +177,7 @@ fn match_config(t: &Tournament, m: &ScheduledMatch, out: &OutputDir) -> MatchCon
         replay: Some(out.replay_path(m.index)),
         transcripts: None,
         live: None,
+        transcript_max_bytes: 0,
     }
 }
 

@@ -243,7 +243,10 @@ mod tests {
     async fn a_viewer_joins_between_two_lines_and_misses_none() {
         let hub = LiveHub::new();
         let feed = hub.open("a vs b", Path::new("unused.jsonl"));
-        assert!(!feed.is_watched(), "nobody watches yet: the referee does nothing per line");
+        assert!(
+            !feed.is_watched(),
+            "nobody watches yet: the referee does nothing per line"
+        );
         let joining = {
             let feed = feed.clone();
             tokio::spawn(async move { feed.join().await })
@@ -293,7 +296,10 @@ mod tests {
             let feed = hub.open(format!("m{i}"), Path::new("m.jsonl"));
             hub.close(&feed);
         }
-        assert!(hub.get(first.id).is_none(), "the oldest finished match is dropped");
+        assert!(
+            hub.get(first.id).is_none(),
+            "the oldest finished match is dropped"
+        );
         assert_eq!(hub.list().len(), FINISHED_KEPT);
         assert!(hub.list().iter().all(|m| !m.live));
     }

@@ -10,6 +10,7 @@
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use axum::Router;
 use axum::extract::{Query, State};
@@ -31,12 +32,39 @@ pub struct WatchServer {
     pub addr: SocketAddr,
     pub token: String,
     stop: CancellationToken,
+    /// Event streams being sent.
+    streams: Arc<AtomicUsize>,
 }
 
 impl WatchServer {
     /// The address to open in a browser.
     pub fn url(&self) -> String {
         format!("http://{}/?token={}", self.addr, self.token)
+    }
+
+    /// Waits (at most `patience`) for the streams still open to send their last lines and
+    /// their `end`, then stops: call it when every match is over, so that a viewer sees the end.
+    pub async fn finish(self, patience: std::time::Duration) {
+        let deadline = tokio::time::Instant::now() + patience;
+        while self.streams.load(Ordering::Acquire) > 0 && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    }
+}
+
+/// Counts an event stream while it exists.
+struct Counted(Arc<AtomicUsize>);
+
+impl Counted {
+    fn new(counter: &Arc<AtomicUsize>) -> Counted {
+        counter.fetch_add(1, Ordering::AcqRel);
+        Counted(counter.clone())
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
@@ -50,6 +78,7 @@ impl Drop for WatchServer {
 struct AppState {
     hub: Arc<LiveHub>,
     token: Arc<str>,
+    streams: Arc<AtomicUsize>,
 }
 
 #[derive(Deserialize)]
@@ -67,9 +96,11 @@ pub async fn start(addr: SocketAddr, hub: Arc<LiveHub>) -> anyhow::Result<WatchS
         .map_err(|e| anyhow::anyhow!("--watch {addr}: cannot listen there: {e}"))?;
     let addr = listener.local_addr()?;
     let token = new_token()?;
+    let streams = Arc::new(AtomicUsize::new(0));
     let state = AppState {
         hub,
         token: Arc::from(token.as_str()),
+        streams: streams.clone(),
     };
     let app = Router::new()
         .route("/", get(page))
@@ -84,7 +115,12 @@ pub async fn start(addr: SocketAddr, hub: Arc<LiveHub>) -> anyhow::Result<WatchS
             tracing::warn!("the live view stopped: {e}");
         }
     });
-    Ok(WatchServer { addr, token, stop })
+    Ok(WatchServer {
+        addr,
+        token,
+        stop,
+        streams,
+    })
 }
 
 fn new_token() -> anyhow::Result<String> {
@@ -156,7 +192,12 @@ async fn events(State(state): State<AppState>, Query(access): Query<Access>) -> 
             return (StatusCode::INTERNAL_SERVER_ERROR, message).into_response();
         }
     };
-    Sse::new(stream(&feed, so_far, joined.live))
+    let counted = Counted::new(&state.streams);
+    let events = stream(&feed, so_far, joined.live).map(move |event| {
+        let _ = &counted;
+        event
+    });
+    Sse::new(events)
         .keep_alive(KeepAlive::default())
         .into_response()
 }
@@ -219,6 +260,27 @@ async fn read_so_far(path: &std::path::Path, bytes: Option<u64>) -> std::io::Res
     })
 }
 
+/// `line` with what the viewer shows beyond the replay (a Lallan Kallan deal's wild card, the
+/// values at a sideshow), as the report's replay pages have it (`crate::replay::annotate`).
+/// Only the few event lines that get something are parsed.
+fn annotated(settings: Option<&protocol::Settings>, line: String) -> String {
+    let Some(settings) = settings else {
+        return line;
+    };
+    if !(line.contains("\"event\":\"dealt\"") || line.contains("\"event\":\"sideshow_compared\"")) {
+        return line;
+    }
+    match serde_json::from_str::<serde_json::Value>(&line) {
+        Ok(mut record) => {
+            crate::replay::annotate(settings, &mut record);
+            record.to_string()
+        }
+        Err(_) => line,
+    }
+}
+
+/// (An event's data is never empty: browsers drop events without data.)
+///
 /// `reset` (the match's id and label, and how many early hands a long match leaves out),
 /// every line so far, the live lines, then `end` once the match is over. A viewer that falls
 /// too far behind gets `lagged` and the stream closes: the browser's EventSource reconnects
@@ -234,15 +296,31 @@ fn stream(
         "dropped_hands": so_far.dropped_hands,
     })
     .to_string();
+    let settings = so_far.lines.first().and_then(|line| {
+        match serde_json::from_str::<crate::replay::Record>(line) {
+            Ok(crate::replay::Record::Header(header)) => Some(header.settings),
+            _ => None,
+        }
+    });
     let before_live = std::iter::once(Event::default().event("reset").data(reset))
-        .chain(so_far.lines.into_iter().map(|line| Event::default().data(line)))
+        .chain(
+            so_far
+                .lines
+                .into_iter()
+                .map(move |line| Event::default().data(annotated(settings.as_ref(), line))),
+        )
         .map(Ok);
-    let live = futures::stream::unfold(Some(live), |live| async move {
+    let live = futures::stream::unfold(Some(live), move |live| async move {
         let mut live = live?;
         match live.recv().await {
-            Ok(line) => Some((Event::default().data(&*line), Some(live))),
-            Err(RecvError::Closed) => Some((Event::default().event("end").data(""), None)),
-            Err(RecvError::Lagged(_)) => Some((Event::default().event("lagged").data(""), None)),
+            Ok(line) => {
+                let line = annotated(settings.as_ref(), line.to_string());
+                Some((Event::default().data(line), Some(live)))
+            }
+            Err(RecvError::Closed) => Some((Event::default().event("end").data("end"), None)),
+            Err(RecvError::Lagged(_)) => {
+                Some((Event::default().event("lagged").data("lagged"), None))
+            }
         }
     })
     .map(Ok);

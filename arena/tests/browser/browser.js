@@ -21,8 +21,11 @@ const ARGS = [
 ];
 
 // A browser context in a fresh user-data-dir. `blocked` collects every request that was not
-// file: or data: (each was aborted); `errors` collects page errors and console errors.
-async function launch(viewport) {
+// file: or data: (each was aborted), nor under `allowed` (an origin such as the live view's
+// http://127.0.0.1:PORT/); `errors` collects page errors and console errors.
+async function launch(viewport, allowed) {
+  const mayLoad = (url) =>
+    url.startsWith('file:') || url.startsWith('data:') || (allowed !== undefined && url.startsWith(allowed));
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
@@ -34,13 +37,13 @@ async function launch(viewport) {
   const session = { context, userDataDir, blocked: [], errors: [] };
   await context.route('**', (route) => {
     const url = route.request().url();
-    if (url.startsWith('file:') || url.startsWith('data:')) return route.continue();
+    if (mayLoad(url)) return route.continue();
     session.blocked.push(url);
     return route.abort();
   });
   context.on('request', (request) => {
     const url = request.url();
-    if (!url.startsWith('file:') && !url.startsWith('data:') && !session.blocked.includes(url)) {
+    if (!mayLoad(url) && !session.blocked.includes(url)) {
       session.blocked.push(url);
     }
   });
@@ -87,9 +90,9 @@ async function probeBlocking(session) {
 }
 
 // Runs `body(session)` in a browser, closes it, and exits non-zero on failure.
-function run(body, viewport) {
+function run(body, viewport, allowed) {
   (async () => {
-    const session = await launch(viewport);
+    const session = await launch(viewport, allowed);
     try {
       await probeBlocking(session);
       await body(session);

@@ -11,6 +11,11 @@
 // * then every step again as seat 1: its own cards once it may see them, another seat's cards
 //   face down until they are revealed to seat 1 (a show or group reveal, or a sideshow between
 //   the two), and no hidden card named in the log;
+// * the header line shows the seed exactly as the replay file has it (64-bit seeds lose digits
+//   in a JavaScript number), hands are numbered from 1, names are never cut, every Lallan
+//   Kallan wild card is marked from the deal on, sideshows and shows give hand values (a
+//   Closest to 555 value with three digits), and at ten seats or more two digit keys choose a
+//   seat;
 // * no network request was attempted and no script error happened.
 //
 // The model below is written from the replay format (arena/src/replay/record.rs) and the rules
@@ -24,6 +29,20 @@ const { run, newPage, fileUrl } = require('./browser');
 const VIEWER = 1;
 
 // ---------------------------------------------------------------- the replay file
+
+// The seed as written in the file (JSON.parse would round a 64-bit one).
+function seedText(file) {
+  const header = fs.readFileSync(file, 'utf8').split('\n')[0];
+  return /"seed":(\d+)/.exec(header)[1];
+}
+
+// Lallan Kallan: the card of the odd colour in a live hand (RULES.md), or null.
+function wildOf(cards) {
+  const red = cards.filter((c) => c[1] === 'd' || c[1] === 'h');
+  if (red.length === 1) return red[0];
+  if (red.length === 2) return cards.find((c) => c[1] === 'c' || c[1] === 's');
+  return null;
+}
 
 function readReplay(file) {
   return fs
@@ -72,6 +91,7 @@ function expectations(records, viewer) {
   const header = records.find((r) => r.type === 'header');
   const n = header.bots.length;
   const classic = header.settings.variant === 'classic';
+  const lallan = header.settings.variant === 'lallan-kallan';
   const totals = Array(n).fill(0);
   const out = [];
   for (const hand of handsOf(records)) {
@@ -79,6 +99,7 @@ function expectations(records, viewer) {
     let stake = 0;
     let dealer = null;
     let cards = Array(n).fill(null);
+    let wild = Array(n).fill(null);
     let status = Array(n).fill('in');
     let visible = Array(n).fill(null); // what `viewer` may see of each seat
     let ended = null;
@@ -90,10 +111,12 @@ function expectations(records, viewer) {
         dealer = e.dealer;
       } else if (step.kind === 'dealt') {
         cards[e.seat] = e.cards.slice();
+        wild[e.seat] = lallan ? wildOf(e.cards) : null;
         if (e.seat === viewer && !classic) visible[viewer] = e.cards.slice();
       } else if (step.kind === 'redeal') {
         pot = e.pot;
         cards = Array(n).fill(null);
+        wild = Array(n).fill(null);
         status = Array(n).fill('in');
         visible = Array(n).fill(null);
       } else if (step.kind === 'dead') {
@@ -127,6 +150,8 @@ function expectations(records, viewer) {
         hand: hand.number,
         index,
         classic,
+        variant: header.settings.variant,
+        wild: wild.slice(),
         kind: step.kind,
         rec: e,
         pot,
@@ -153,6 +178,7 @@ function snapshotInPage() {
     cards: [...seat.querySelectorAll('[data-testid="card"]')].map((c) => (c.dataset.face === 'up' ? c.dataset.card : 'down')),
     status: seat.dataset.status,
     dealer: seat.dataset.dealer === 'true',
+    wild: [...seat.querySelectorAll('[data-testid="card"][data-wild="true"]')].map((c) => c.dataset.card),
     chips: Number(q('[data-testid="seat-chips"]', seat).textContent),
   }));
   seats.sort((a, b) => a.seat - b.seat);
@@ -166,6 +192,8 @@ function snapshotInPage() {
     kind: current ? current.dataset.kind : null,
     fault: current ? current.classList.contains('fault') : false,
     logCards: current ? [...current.querySelectorAll('.c')].map((c) => c.textContent) : [],
+    logWild: current ? [...current.querySelectorAll('.c[data-wild="true"]')].map((c) => c.textContent) : [],
+    logText: current ? current.textContent : '',
     visibleEntries: [...document.querySelectorAll('#log li')].filter((li) => !li.hidden).length,
     seats,
     totals: seats.map((s) => Number(q('[data-testid="total-' + s.seat + '"]').textContent)),
@@ -216,6 +244,23 @@ function checkAllCardsStep(snap, want, where) {
     else assert.equal(snap.seats[seat].status, 'in', where + ': seat ' + seat + ' state');
     assert.equal(snap.seats[seat].dealer, want.dealer === seat, where + ': dealer button at seat ' + seat);
   });
+  // Lallan Kallan: the wild card is marked on the table from the deal on, and in the deal's line.
+  want.wild.forEach((wild, seat) => {
+    const shown = want.cards[seat] ? (wild ? [wild] : []) : [];
+    assert.deepEqual(snap.seats[seat].wild, shown, where + ': wild card marked at seat ' + seat);
+  });
+  if (want.kind === 'dealt' && want.wild[want.rec.seat]) {
+    assert.ok(snap.logWild.includes(cardText(want.wild[want.rec.seat])), where + ': the deal line marks the wild card: ' + snap.logText);
+    assert.ok(snap.logText.includes('(wild ' + cardText(want.wild[want.rec.seat]) + ')'), where + ': the deal line names the wild card: ' + snap.logText);
+  }
+  // Hand values at a sideshow, as at a show; a Closest to 555 value has three digits.
+  const values = snap.logText.split(' = ').length - 1;
+  if (want.kind === 'sideshow_compared') assert.equal(values, 2, where + ': both values at a sideshow: ' + snap.logText);
+  if (want.kind === 'revealed') assert.equal(values, want.rec.hands.length, where + ': a value per revealed hand: ' + snap.logText);
+  if (want.variant === 'closest-555' && values > 0) {
+    const numbers = snap.logText.match(/ = \d{3} \(distance \d+\)/g) || [];
+    assert.equal(numbers.length, values, where + ': three-digit Closest to 555 values: ' + snap.logText);
+  }
   if (want.totals) {
     assert.deepEqual(snap.totals, want.totals, where + ': running totals');
     assert.deepEqual(snap.seats.map((s) => s.chips), want.totals, where + ': chips at the seats');
@@ -284,12 +329,17 @@ async function checkControls(page, model) {
 
   // Jump with the input, then with the list.
   const last = hands[hands.length - 1].number;
-  await page.fill('[data-testid="hand-input"]', String(last));
+  // Hands are numbered from 1 on the page (the replay's index plus one).
+  await page.fill('[data-testid="hand-input"]', String(last + 1));
   await click(page, 'hand-go');
   snap = await snapshot(page);
   assert.equal(snap.hand, last, 'jump to the last hand');
   assert.equal(snap.step, 0);
-  assert.match(snap.handText, new RegExp('Hand ' + last + '\\b'));
+  assert.equal(snap.handText, 'Hand ' + (last + 1));
+  const counter = await page.textContent('[data-testid="step-counter"]');
+  assert.ok(counter.includes('hand ' + hands.length + ' of ' + hands.length), 'step counter: ' + counter);
+  const firstOption = await page.textContent('[data-testid="hand-select"] option');
+  assert.ok(firstOption.startsWith('Hand ' + (hands[0].number + 1)), 'the hand list numbers from 1: ' + firstOption);
   const middle = Math.floor(hands.length / 2);
   await page.selectOption('[data-testid="hand-select"]', String(middle));
   assert.equal((await snapshot(page)).hand, hands[middle].number, 'jump with the hand list');
@@ -325,6 +375,7 @@ async function checkControls(page, model) {
   await key(page, '2');
   await key(page, 'a');
   assert.equal(await page.inputValue('[data-testid="view-select"]'), 'all', 'key A shows all cards');
+  await checkSeatKeys(page, model.header.bots.length);
 
   // Play at the fastest speed for a moment, then pause (button and space bar).
   await key(page, 'Home');
@@ -345,6 +396,53 @@ async function checkControls(page, model) {
   assert.ok((await snapshot(page)).playing, 'space plays');
   await key(page, ' ');
   assert.ok(!(await snapshot(page)).playing, 'space pauses');
+}
+
+// Views by key beyond seat 8 (two digits at ten seats or more) and V / Shift+V to cycle.
+async function checkSeatKeys(page, seats) {
+  const view = () => page.inputValue('[data-testid="view-select"]');
+  if (seats >= 10) {
+    await key(page, '1');
+    await page.keyboard.press('0');
+    assert.equal(await view(), '9', 'keys 1 0 view as seat 9');
+  }
+  if (seats >= 12) {
+    await key(page, '1');
+    await page.keyboard.press('2');
+    assert.equal(await view(), '11', 'keys 1 2 view as seat 11');
+  }
+  await key(page, 'a');
+  await key(page, 'v');
+  assert.equal(await view(), '0', 'V from all cards views as seat 0');
+  await key(page, 'Shift+V');
+  assert.equal(await view(), 'all', 'Shift+V goes back to all cards');
+  await key(page, 'Shift+V');
+  assert.equal(await view(), String(seats - 1), 'Shift+V from all cards views as the last seat');
+  await key(page, 'a');
+  const help = await page.textContent('[data-testid="help"]');
+  assert.ok(help.includes('two digits') && help.includes('V'), 'the help line explains the seat keys: ' + help);
+}
+
+// Every name is shown whole: as the seat's text and title and in the chips table, and never
+// cut by its box (no ellipsis, no clipping).
+async function checkNames(page, names) {
+  const shown = await page.evaluate(() => {
+    const fits = (node) => node.scrollWidth <= node.clientWidth + 1 && node.scrollHeight <= node.clientHeight + 1;
+    return {
+      seats: [...document.querySelectorAll('[data-testid="seat-name"]')].map((n) => ({
+        text: n.textContent,
+        title: n.title,
+        fits: fits(n) && fits(n.closest('.seat')),
+        ellipsis: getComputedStyle(n).textOverflow === 'ellipsis',
+      })),
+      rows: [...document.querySelectorAll('[data-testid="score-row"] .name')].map((n) => ({ text: n.textContent, fits: fits(n) })),
+    };
+  });
+  assert.deepEqual(shown.seats.map((s) => s.text), names, 'seat names in full');
+  assert.deepEqual(shown.seats.map((s) => s.title), names, 'seat names on hover');
+  assert.deepEqual(shown.rows.map((r) => r.text), names, 'names in the chips table');
+  shown.seats.forEach((s, i) => assert.ok(s.fits && !s.ellipsis, 'the name of seat ' + i + ' is cut: ' + names[i]));
+  shown.rows.forEach((r, i) => assert.ok(r.fits, 'the name of seat ' + i + ' is cut in the chips table'));
 }
 
 // In the seat view at the current step: compare with the model's step.
@@ -388,6 +486,11 @@ async function checkReplay(session, replayFile, pageFile) {
   await page.goto(fileUrl(pageFile));
   await page.waitForSelector('body[data-ready="true"]', { state: 'attached', timeout: 10000 });
   assert.equal(await page.locator('[data-testid="error"]').count(), 0, 'the page shows an error');
+  const seed = seedText(replayFile);
+  const info = await page.textContent('[data-testid="match-info"]');
+  assert.ok(info.includes('seed ' + seed + ' '), 'the exact seed ' + seed + ' in: ' + info);
+  assert.ok((await page.textContent('[data-testid="match-title"]')).includes('seed ' + seed + ')'), 'the exact seed in the title');
+  await checkNames(page, model.header.bots.map((b) => b.name));
   await checkControls(page, model);
   const steps = await checkEverything(page, model);
   const faults = model.steps.filter((s) => s.kind === 'fault').length;

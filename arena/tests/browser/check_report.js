@@ -1,6 +1,6 @@
 // Checks a tournament report in headless Chromium against the tournament's output directory:
 //
-//   node check_report.js DIR REPORT.html
+//   node check_report.js DIR REPORT.html [all|none|sample:N]
 //
 // * the standings rows equal DIR/standings.json (order, rank, name, chips per hand, interval,
 //   total chips, W-L-D, rating, hands, faults), each with its interval bar;
@@ -8,7 +8,10 @@
 // * one chips-over-time line per bot, ending at its total chips;
 // * the faults table's totals; one match row per line of DIR/results.jsonl;
 // * every replay link opens a replay page that loads (no script error, the right bots and
-//   number of hands), and the first one is followed by a real click and its back link;
+//   number of hands, the exact seed of its replay file) through the shared viewer beside it,
+//   and the first one is followed by a real click and its back link; with `--replays` given as
+//   the third argument, exactly the matches it selects have a link and the others say so;
+// * the tournament's seed exactly as in DIR/plan.json;
 // * no network request was attempted and no script error happened.
 'use strict';
 
@@ -28,6 +31,21 @@ function close(a, b, where) {
 
 function totalFaults(faults) {
   return Object.values(faults || {}).reduce((a, b) => a + b, 0);
+}
+
+// An integer field as written in a JSON file (JSON.parse would round a 64-bit one).
+function integerText(file, field) {
+  return new RegExp('"' + field + '":\\s*(\\d+)').exec(fs.readFileSync(file, 'utf8'))[1];
+}
+
+// The match indices that `--replays` gives a page (arena/src/html/report_page.rs: N spread
+// evenly, the first included).
+function selected(selection, indices) {
+  if (selection === 'all') return indices;
+  if (selection === 'none') return [];
+  const n = Number(/^sample:(\d+)$/.exec(selection)[1]);
+  if (n >= indices.length) return indices;
+  return Array.from({ length: n }, (_, i) => indices[Math.floor((i * indices.length) / n)]);
 }
 
 function readResults(dir) {
@@ -82,6 +100,7 @@ function otherSectionsInPage() {
     })),
     matches: [...document.querySelectorAll('[data-testid="match-row"]')].map((r) => Number(r.dataset.index)),
     links: [...document.querySelectorAll('[data-testid="replay-link"]')].map((a) => ({ index: Number(a.dataset.index), href: a.href })),
+    omitted: [...document.querySelectorAll('[data-testid="replay-omitted"]')].map((s) => Number(s.closest('tr').dataset.index)),
     legend: (document.querySelector('[data-testid="standings-legend"]') || { textContent: '' }).textContent,
   };
 }
@@ -138,9 +157,12 @@ function checkSections(shown, standings, results) {
 }
 
 // Opens every replay link in a tab of its own and checks that the page loads.
-async function checkReplayPages(session, links, results, dir) {
-  const withReplay = results.filter((r) => r.replay && fs.existsSync(path.join(dir, r.replay)));
-  assert.deepEqual(links.map((l) => l.index), withReplay.map((r) => r.index), 'a replay link per match with a replay');
+async function checkReplayPages(session, shown, results, dir, selection) {
+  const links = shown.links;
+  const withReplay = results.filter((r) => r.replay && fs.existsSync(path.join(dir, r.replay))).map((r) => r.index);
+  const chosen = selected(selection, withReplay);
+  assert.deepEqual(links.map((l) => l.index), chosen, 'a replay link per selected match with a replay (' + selection + ')');
+  assert.deepEqual(shown.omitted, withReplay.filter((i) => !chosen.includes(i)), 'the other matches say their replay is not included');
   const tab = await newPage(session);
   for (const link of links) {
     const record = results.find((r) => r.index === link.index);
@@ -151,6 +173,12 @@ async function checkReplayPages(session, links, results, dir) {
     assert.deepEqual(names, record.seats, link.href + ': the bots of match ' + record.index);
     const hands = await tab.$$eval('[data-testid="hand-select"] option', (options) => options.length);
     assert.equal(hands, record.hands, link.href + ': hands');
+    const seed = integerText(path.join(dir, record.replay), 'seed');
+    const info = await tab.textContent('[data-testid="match-info"]');
+    assert.ok(info.includes('seed ' + seed + ' '), link.href + ': the exact seed ' + seed + ' in: ' + info);
+    // One viewer for all: the page links viewer.js and holds no script of its own.
+    const scripts = await tab.$$eval('script', (nodes) => nodes.map((n) => ({ src: n.getAttribute('src'), type: n.type, inline: n.textContent.length })));
+    assert.deepEqual(scripts.filter((x) => x.type !== 'application/json'), [{ src: 'viewer.js', type: '', inline: 0 }], link.href + ': the shared viewer');
     assert.ok(await tab.locator('[data-testid="back-link"]').isVisible(), link.href + ': back link');
   }
   await tab.close();
@@ -167,7 +195,7 @@ async function followFirstLink(page, reportUrl) {
   await page.waitForSelector('body[data-ready="true"]', { state: 'attached', timeout: 10000 });
 }
 
-const [dir, report] = process.argv.slice(2);
+const [dir, report, selection = 'all'] = process.argv.slice(2);
 if (!dir || !report) {
   console.error('usage: node check_report.js TOURNAMENT_DIR REPORT.html');
   process.exit(2);
@@ -186,10 +214,13 @@ run(async (session) => {
     assert.ok(shown.legend.includes(column), 'the standings legend explains ' + column);
   }
   checkSections(shown, standings, results);
+  const seed = integerText(path.join(dir, 'plan.json'), 'seed');
+  const info = await page.textContent('[data-testid="report-info"]');
+  assert.ok(info.includes('seed ' + seed), 'the tournament seed ' + seed + ' exactly in: ' + info);
   assert.ok(await page.locator('[data-testid="chips-chart"]').isVisible(), 'the chips chart is shown');
   assert.ok(await page.locator('[data-testid="crosstable"]').isVisible(), 'the crosstable is shown');
   assert.ok(await page.locator('[data-testid="faults-table"]').isVisible(), 'the faults table is shown');
-  await checkReplayPages(session, shown.links, results, dir);
+  await checkReplayPages(session, shown, results, dir, selection);
   await followFirstLink(page, url);
   console.log(report + ': OK (' + standings.bots.length + ' bots, ' + results.length + ' matches, ' + shown.links.length + ' replay pages opened)');
 });

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates docs/screenshots/replay.png and report.png from real pages: a three-seat
-# Closest to 555 match (the replay page at the show that ends the first hand with a sideshow) and the demo tournament's
+# Closest to 555 match (the replay page at its first sideshow, with both hand values) and the demo tournament's
 # report. Needs node, /usr/bin/chromium and a release build (made here); takes about a minute.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../../.." && pwd)"
@@ -20,6 +20,6 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p docs/screenshots
 cd arena/tests/browser
 [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund
-node screenshot.js "$tmp/match.html" "$root/docs/screenshots/replay.png" 1280x800 until:sideshow_compared,until:revealed
+node screenshot.js "$tmp/match.html" "$root/docs/screenshots/replay.png" 1280x800 until:sideshow_compared
 node screenshot.js "$tmp/report.html" "$root/docs/screenshots/report.png" 1280x800
 ls -l "$root/docs/screenshots"

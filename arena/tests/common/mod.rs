@@ -180,3 +180,19 @@ pub fn bots_toml(bots: &[(&str, String)]) -> String {
         })
         .collect()
 }
+
+/// `arena match --json` played to the end: exit code 0, or 5 when (and only when) its summary
+/// shows a seat that was disabled.
+pub fn match_played(out: &Output) -> bool {
+    let Ok(summary) = serde_json::from_str::<serde_json::Value>(stdout(out).trim()) else {
+        return false;
+    };
+    let disabled = summary["bots"]
+        .as_array()
+        .is_some_and(|bots| bots.iter().any(|b| b["disabled_before_hand"].is_u64()));
+    match out.status.code() {
+        Some(0) => !disabled,
+        Some(5) => disabled,
+        _ => false,
+    }
+}

@@ -197,6 +197,49 @@ class ZooTests(unittest.TestCase):
         bot.send(bet_request(5))
         self.assertEqual(bot.read_json(), {"id": 1005, "action": "pack"})
 
+    def test_reused_id_answers_with_the_previous_request_id(self):
+        bot = self.start("reused_id.py")
+        bot.hello()
+        bot.send(bet_request(3))
+        self.assertEqual(bot.read_json(), {"id": 3, "action": "pack"})
+        bot.send(bet_request(5))
+        self.assertEqual(bot.read_json(), {"id": 3, "action": "pack"})
+
+    def test_other_seat_id_answers_with_an_id_it_was_never_sent(self):
+        bot = self.start("other_seat_id.py")
+        bot.hello()
+        bot.send(bet_request(0))
+        self.assertEqual(bot.read_json(), {"id": 0, "action": "pack"})
+        bot.send(bet_request(1))
+        self.assertEqual(bot.read_json(), {"id": 1, "action": "pack"})
+        bot.send(bet_request(4))
+        self.assertEqual(bot.read_json(), {"id": 3, "action": "pack"})
+
+    def test_numbers_writes_its_numbers_as_told(self):
+        for mode, line in [("whole", b'{"id":7.0,"action":"bet","amount":2.0}'),
+                           ("fraction", b'{"id":7,"action":"bet","amount":2.5}'),
+                           ("huge", b'{"id":7,"action":"bet","amount":18446744073709551616}')]:
+            bot = self.start("numbers.py", mode)
+            bot.hello()
+            bot.send(bet_request(7))
+            self.assertEqual(bot.read_line(), line)
+            bot.send(swap_request(8))
+            self.assertEqual(bot.read_json(), {"id": 8, "action": "keep"})
+
+    def test_bad_hello_sends_the_hello_of_its_mode(self):
+        for mode, prefix in [("empty_name", b'{"type":"hello","name":""}'),
+                             ("version_number", b'{"type":"hello","name":"bad-hello","version":2}'),
+                             ("protocol_string", b'{"type":"hello","name":"bad-hello","protocol":"1"}'),
+                             ("bom", b'\xef\xbb\xbf{"type":"hello"'),
+                             ("no_type", b'{"name":"bad-hello"}')]:
+            bot = self.start("bad_hello.py", mode)
+            bot.send(HELLO)
+            self.assertTrue(bot.read_line().startswith(prefix), mode)
+            bot.send(bet_request(2))
+            self.assertEqual(bot.read_json(), {"id": 2, "action": "pack"})
+            bot.send(MATCH_END)
+            self.assertEqual(bot.process.wait(timeout=5), 0)
+
     def test_no_hello(self):
         bot = self.start("no_hello.py")
         bot.send(HELLO)
@@ -236,6 +279,39 @@ class ZooTests(unittest.TestCase):
         self.assertEqual(bot.read_json(), {"id": 3, "action": "pack"})
         bot.send(MATCH_END)
         self.assertEqual(bot.process.wait(timeout=5), 0)
+
+    def test_unsolicited_flood_pads_copies_of_each_answer(self):
+        bot = self.start("unsolicited.py", "--flood", "3")
+        bot.hello()
+        bot.send(bet_request(3))
+        self.assertEqual(bot.read_json(), {"id": 3, "action": "pack"})
+        self.assertEqual(bot.read_json(), {"id": 3, "action": "pack"})
+        for _ in range(3):
+            copy = bot.read_json()
+            self.assertEqual((copy["id"], copy["action"], len(copy["pad"])), (3, "pack", 60000))
+        self.assertIsNone(bot.read_line(timeout=0.5))
+        bot.send(MATCH_END)
+        self.assertEqual(bot.process.wait(timeout=5), 0)
+
+    def test_unsolicited_big_pads_each_answer_and_sends_nothing_else(self):
+        bot = self.start("unsolicited.py", "--big")
+        bot.hello()
+        bot.send(bet_request(3))
+        answer = bot.read_json()
+        self.assertEqual((answer["id"], answer["action"], len(answer["pad"])), (3, "pack", 60000))
+        self.assertIsNone(bot.read_line(timeout=0.5))
+        bot.send(MATCH_END)
+        self.assertEqual(bot.process.wait(timeout=5), 0)
+
+    def test_traceback_crash_dies_of_a_key_error_at_its_first_request(self):
+        bot = self.start("traceback_crash.py")
+        bot.hello()
+        bot.send(bet_request(1))
+        self.assertEqual(bot.process.wait(timeout=5), 1)
+        self.assertIsNone(bot.read_line(timeout=0.5))
+        log = bot.log()
+        self.assertIn("Traceback (most recent call last)", log)
+        self.assertTrue(log.rstrip().endswith("KeyError: 'opponent_cards'"), log)
 
     def test_unsolicited_notes(self):
         bot = self.start("unsolicited.py", "--notes")
