@@ -185,7 +185,7 @@ async fn events(State(state): State<AppState>, Query(access): Query<Access>) -> 
             .into_response();
     };
     let joined = feed.join().await;
-    let so_far = match read_so_far(&feed.replay, joined.replay_bytes).await {
+    let so_far = match read_so_far(&feed.replay, joined.replay_bytes, KEEP_BYTES).await {
         Ok(so_far) => so_far,
         Err(e) => {
             let message = format!("cannot read {}: {e}\n", feed.replay.display());
@@ -214,7 +214,11 @@ struct SoFar {
 /// seats): the viewer's page holds it all.
 pub const KEEP_BYTES: usize = 24 << 20;
 
-async fn read_so_far(path: &std::path::Path, bytes: Option<u64>) -> std::io::Result<SoFar> {
+async fn read_so_far(
+    path: &std::path::Path,
+    bytes: Option<u64>,
+    keep: usize,
+) -> std::io::Result<SoFar> {
     let mut text = tokio::fs::read(path).await?;
     if let Some(bytes) = bytes {
         text.truncate(bytes as usize);
@@ -230,10 +234,10 @@ async fn read_so_far(path: &std::path::Path, bytes: Option<u64>) -> std::io::Res
     };
     let preamble = lines.iter().take_while(|l| hand_of(l).is_none()).count();
     let mut kept = lines.len();
-    if text.len() > KEEP_BYTES {
+    if text.len() > keep {
         // Walk back from the end until the budget is spent, then forward to a hand's start.
-        let mut budget = KEEP_BYTES;
-        while kept > preamble && budget >= lines[kept - 1].len() + 1 {
+        let mut budget = keep;
+        while kept > preamble && budget > lines[kept - 1].len() {
             budget -= lines[kept - 1].len() + 1;
             kept -= 1;
         }
@@ -325,4 +329,57 @@ fn stream(
     })
     .map(Ok);
     futures::stream::iter(before_live).chain(live)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn replay(hands: u64) -> String {
+        let mut text = String::from("{\"type\":\"header\"}\n{\"type\":\"bot\",\"seat\":0}\n");
+        for hand in 0..hands {
+            for step in 0..3 {
+                text.push_str(&format!(
+                    "{{\"type\":\"event\",\"hand\":{hand},\"n\":{step}}}\n"
+                ));
+            }
+        }
+        text + "{\"type\":\"result\"}\n"
+    }
+
+    #[tokio::test]
+    async fn a_joining_viewer_reads_the_file_up_to_the_named_length() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.jsonl");
+        let text = replay(4);
+        std::fs::write(&path, &text).unwrap();
+        let upto = text.find("\"hand\":2").unwrap() - "{\"type\":\"event\",".len();
+        let so_far = read_so_far(&path, Some(upto as u64), 1 << 20)
+            .await
+            .unwrap();
+        assert_eq!(so_far.lines.len(), 2 + 2 * 3, "{:?}", so_far.lines);
+        assert_eq!(so_far.dropped_hands, 0);
+        let whole = read_so_far(&path, None, 1 << 20).await.unwrap();
+        assert_eq!(whole.lines.len(), text.lines().count());
+    }
+
+    #[tokio::test]
+    async fn a_long_match_is_sent_as_its_first_lines_and_its_last_whole_hands() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.jsonl");
+        std::fs::write(&path, replay(1000)).unwrap();
+        let so_far = read_so_far(&path, None, 2000).await.unwrap();
+        assert_eq!(so_far.lines[0], "{\"type\":\"header\"}");
+        assert_eq!(so_far.lines[1], "{\"type\":\"bot\",\"seat\":0}");
+        assert!(
+            so_far.lines[2].ends_with("\"n\":0}"),
+            "starts at a hand's start: {}",
+            so_far.lines[2]
+        );
+        assert_eq!(so_far.lines.last().unwrap(), "{\"type\":\"result\"}");
+        let kept_hands = (so_far.lines.len() as u64 - 3) / 3;
+        assert_eq!(so_far.dropped_hands + kept_hands, 1000);
+        let bytes: usize = so_far.lines[2..].iter().map(|l| l.len() + 1).sum();
+        assert!(bytes <= 2000, "{bytes}");
+    }
 }
