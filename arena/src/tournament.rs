@@ -6,6 +6,7 @@ pub mod output;
 pub mod results;
 pub mod runner;
 pub mod schedule;
+pub mod sections;
 pub mod slots;
 
 pub use config::{BotSeeds, ConfigError, Format, Tournament};

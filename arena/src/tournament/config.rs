@@ -10,10 +10,11 @@ use std::fmt;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use protocol::{SequenceOrder, Settings, TimeLimits, Variant};
+use protocol::{Settings, TimeLimits, Variant};
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
+use super::sections::{self, LimitsSection, SectionError, TableSection, TimeSection, line_of};
 use crate::bot::{Limits, SandboxLevel};
 
 /// A mistake in a tournament file.
@@ -92,48 +93,16 @@ struct RawFile {
     candidates: Option<Spanned<Vec<String>>>,
     bot_seeds: Option<Spanned<String>>,
     #[serde(default)]
-    table: RawTable,
+    table: TableSection,
     #[serde(default)]
-    time: RawTime,
+    time: TimeSection,
     #[serde(default)]
-    limits: RawLimits,
+    limits: LimitsSection,
     sprt: Option<RawSprt>,
     #[serde(default)]
     grading: Option<Spanned<RawGrading>>,
     #[serde(default, rename = "bot")]
     bots: Vec<Spanned<RawBot>>,
-}
-
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawTable {
-    boot: Option<u64>,
-    max_stake: Option<u64>,
-    pot_limit: Option<u64>,
-    sideshow: Option<bool>,
-    sequence_order: Option<Spanned<String>>,
-    blind_limit: Option<u32>,
-    swap_cost: Option<u64>,
-    max_turns: Option<u32>,
-}
-
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawTime {
-    startup_ms: Option<u64>,
-    decision_ms: Option<u64>,
-    bank_ms: Option<u64>,
-}
-
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawLimits {
-    memory_mb: Option<u64>,
-    cpu_seconds: Option<u64>,
-    file_size_mb: Option<u64>,
-    open_files: Option<u64>,
-    processes: Option<u64>,
-    disk_mb: Option<u64>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -309,30 +278,13 @@ impl Tournament {
                 }
             },
         };
-        let mut settings = Settings::new(variant);
-        let t = &raw.table;
-        settings.boot = t.boot.unwrap_or(settings.boot);
-        settings.max_stake = t.max_stake.unwrap_or(settings.max_stake);
-        settings.pot_limit = t.pot_limit.unwrap_or(settings.pot_limit);
-        settings.sideshow = t.sideshow.unwrap_or(settings.sideshow);
-        settings.blind_limit = t.blind_limit.unwrap_or(settings.blind_limit);
-        settings.swap_cost = t.swap_cost.unwrap_or(settings.swap_cost);
-        settings.max_turns = t.max_turns.unwrap_or(settings.max_turns);
-        if let Some(order) = &t.sequence_order {
-            settings.sequence_order = order
-                .get_ref()
-                .parse::<SequenceOrder>()
-                .map_err(|m| err(Some(order.span()), Some("table.sequence_order"), m))?;
-        }
         let seats = raw.seats.as_ref().map(|s| *s.get_ref()).unwrap_or(2);
         let seats_span = raw.seats.as_ref().map(|s| s.span());
-        settings.validate(seats).map_err(|e| {
-            let field = match &e {
-                rules::SettingsError::Field(name, _) => format!("table.{name}"),
-                rules::SettingsError::Seats { .. } => "seats".to_string(),
-            };
-            err(seats_span.clone(), Some(&field), e.to_string())
-        })?;
+        let section_err = |e: SectionError| err(e.span, Some(&e.field), e.message);
+        let settings = raw
+            .table
+            .settings(variant, seats, seats_span)
+            .map_err(section_err)?;
         let hands = raw.hands.as_ref().map(|h| *h.get_ref()).unwrap_or(100);
         if hands == 0 {
             return Err(err(
@@ -349,35 +301,9 @@ impl Tournament {
                 "must be at least 1".into(),
             ));
         }
-        let sandbox = match &raw.sandbox {
-            None => crate::bot::default_level(),
-            Some(s) => match s.get_ref().as_str() {
-                "none" => SandboxLevel::None,
-                "limits" => SandboxLevel::Limits,
-                "bwrap" => SandboxLevel::Bwrap,
-                other => {
-                    return Err(err(
-                        Some(s.span()),
-                        Some("sandbox"),
-                        format!("unknown sandbox {other:?}; expected none, limits or bwrap"),
-                    ));
-                }
-            },
-        };
-        let defaults = crate::referee::MatchConfig::DEFAULT_TIME;
-        let time = TimeLimits {
-            startup_ms: raw.time.startup_ms.unwrap_or(defaults.startup_ms),
-            decision_ms: raw.time.decision_ms.unwrap_or(defaults.decision_ms),
-            bank_ms: raw.time.bank_ms.unwrap_or(defaults.bank_ms),
-        };
-        let limits = Limits {
-            cpu_seconds: Some(raw.limits.cpu_seconds.unwrap_or(600)),
-            memory_bytes: Some(raw.limits.memory_mb.unwrap_or(2048) << 20),
-            file_size_bytes: Some(raw.limits.file_size_mb.unwrap_or(64) << 20),
-            open_files: Some(raw.limits.open_files.unwrap_or(256)),
-            processes: Some(raw.limits.processes.unwrap_or(256)),
-            disk_bytes: Some(raw.limits.disk_mb.unwrap_or(256) << 20),
-        };
+        let sandbox = sections::sandbox_level(raw.sandbox.as_ref()).map_err(section_err)?;
+        let time = raw.time.time();
+        let limits = raw.limits.limits();
 
         let mut bots: Vec<BotEntry> = Vec::new();
         for bot in &raw.bots {
@@ -643,14 +569,6 @@ impl Tournament {
         }
         format!("{hash:016x}")
     }
-}
-
-fn line_of(text: &str, offset: usize) -> usize {
-    text[..offset.min(text.len())]
-        .bytes()
-        .filter(|&b| b == b'\n')
-        .count()
-        + 1
 }
 
 /// Why the program of a command cannot be run, if it cannot.
