@@ -11,3 +11,5 @@ pub mod config;
 pub mod ladder;
 pub mod storage;
 pub mod accounts;
+pub mod web;
+pub mod serve;

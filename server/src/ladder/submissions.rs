@@ -120,7 +120,8 @@ impl Submissions {
         if self.db.uploads_since(owner.id, hour_ago).await? >= i64::from(self.policy.uploads_per_hour) {
             return Err(SubmitError::TooOften(self.policy.uploads_per_hour));
         }
-        let bot = self.bot_for_upload(owner, bot_name).await?;
+        // Checked before unpacking, created after: a refused upload reserves no name.
+        let existing = self.existing_bot(owner, bot_name).await?;
 
         let id = storage::new_id()?;
         let partial = self.uploads.join(format!("{id}.partial"));
@@ -149,6 +150,16 @@ impl Submissions {
                 return Err(e);
             }
         };
+        let bot = match existing {
+            Some(bot) => bot,
+            None => match self.create_bot(owner, bot_name).await {
+                Ok(bot) => bot,
+                Err(e) => {
+                    let _ = std::fs::remove_dir_all(&done);
+                    return Err(e);
+                }
+            },
+        };
         let new = NewVersion {
             id,
             bot_id: bot.id,
@@ -172,11 +183,12 @@ impl Submissions {
         }
     }
 
-    /// The owner's bot of that name, created if no one has it.
-    async fn bot_for_upload(&self, owner: &User, name: &str) -> Result<Bot, SubmitError> {
+    /// The owner's bot of that name if it exists; `None` if no one has it and the owner may
+    /// create one more.
+    async fn existing_bot(&self, owner: &User, name: &str) -> Result<Option<Bot>, SubmitError> {
         if let Some(bot) = self.db.bot_by_name(name).await? {
             return if bot.owner_id == owner.id {
-                Ok(bot)
+                Ok(Some(bot))
             } else {
                 Err(SubmitError::NameTaken(name.to_string()))
             };
@@ -184,9 +196,13 @@ impl Submissions {
         if self.db.bots_of(owner.id).await?.len() as u64 >= self.policy.bots_per_user {
             return Err(SubmitError::TooManyBots(self.policy.bots_per_user));
         }
+        Ok(None)
+    }
+
+    async fn create_bot(&self, owner: &User, name: &str) -> Result<Bot, SubmitError> {
         match self.db.create_bot(owner.id, name).await {
             Ok(bot) => Ok(bot),
-            // Someone took the name between the two statements.
+            // Someone took the name since the check.
             Err(StorageError::Conflict) => Err(SubmitError::NameTaken(name.to_string())),
             Err(e) => Err(e.into()),
         }
