@@ -326,11 +326,7 @@ impl Contest {
                 Err(err(
                     Some(v.span()),
                     field,
-                    format!(
-                        "{n} is out of range: {} to {}",
-                        range.start(),
-                        range.end()
-                    ),
+                    format!("{n} is out of range: {} to {}", range.start(), range.end()),
                 ))
             }
         };
@@ -375,7 +371,12 @@ impl Contest {
         let l = &raw.ladder;
         let time = raw.time.time();
         let ladder = LadderPolicy {
-            hands_per_match: bounded(&l.hands_per_match, "ladder.hands_per_match", 100, 1..=100_000)?,
+            hands_per_match: bounded(
+                &l.hands_per_match,
+                "ladder.hands_per_match",
+                100,
+                1..=100_000,
+            )?,
             duplicate: l.duplicate.unwrap_or(true),
             lease_seconds: bounded(&l.lease_seconds, "ladder.lease_seconds", 900, 10..=86_400)?,
             max_attempts: {
@@ -456,7 +457,12 @@ impl Contest {
             registration,
             admins,
             secure_cookies: a.secure_cookies.unwrap_or(false),
-            session_hours: bounded(&a.session_hours, "accounts.session_hours", 24 * 14, 1..=24 * 365)?,
+            session_hours: bounded(
+                &a.session_hours,
+                "accounts.session_hours",
+                24 * 14,
+                1..=24 * 365,
+            )?,
         };
 
         let data_dir = PathBuf::from(
@@ -495,7 +501,11 @@ fn slug(name: &str) -> String {
         }
     }
     let out = out.trim_matches('-').to_string();
-    if out.is_empty() { "contest".into() } else { out }
+    if out.is_empty() {
+        "contest".into()
+    } else {
+        out
+    }
 }
 
 #[cfg(test)]
@@ -531,7 +541,8 @@ mod tests {
         assert_eq!(c.settings.boot, 2);
         assert_eq!(c.time.decision_ms, 250);
         assert_eq!(c.limits.memory_bytes, Some(512 << 20));
-        let e = parse("game = \"classic\"\n[table]\nsequence_order = \"upside-down\"\n").unwrap_err();
+        let e =
+            parse("game = \"classic\"\n[table]\nsequence_order = \"upside-down\"\n").unwrap_err();
         assert_eq!(e.field.as_deref(), Some("table.sequence_order"));
         assert_eq!(e.line, Some(3));
     }
@@ -542,13 +553,19 @@ mod tests {
         assert_eq!(e.file, PathBuf::from("c.toml"));
         assert_eq!(e.line, Some(2));
         assert_eq!(e.field.as_deref(), Some("languages"));
-        assert!(e.to_string().starts_with("c.toml:2: field `languages`"), "{e}");
+        assert!(
+            e.to_string().starts_with("c.toml:2: field `languages`"),
+            "{e}"
+        );
 
         let e = parse("game = \"poker\"\n").unwrap_err();
         assert_eq!((e.line, e.field.as_deref()), (Some(1), Some("game")));
 
         let e = parse("game = \"classic\"\n\n[uploads]\nmax_bytes = 0\n").unwrap_err();
-        assert_eq!((e.line, e.field.as_deref()), (Some(4), Some("uploads.max_bytes")));
+        assert_eq!(
+            (e.line, e.field.as_deref()),
+            (Some(4), Some("uploads.max_bytes"))
+        );
 
         let e = parse("game = \"classic\"\n[ladder]\nhands = 5\n").unwrap_err();
         assert_eq!(e.line, Some(3), "{e}");
@@ -566,36 +583,48 @@ mod tests {
 
     #[test]
     fn registration_modes() {
-        let c = parse("game = \"classic\"\n[accounts]\nregistration = \"roster\"\nroster = \"class.csv\"\n")
-            .unwrap();
+        let c = parse(
+            "game = \"classic\"\n[accounts]\nregistration = \"roster\"\nroster = \"class.csv\"\n",
+        )
+        .unwrap();
         assert_eq!(
             c.accounts.registration,
             Registration::Roster(PathBuf::from("/base/class.csv"))
         );
         let e = parse("game = \"classic\"\n[accounts]\nregistration = \"roster\"\n").unwrap_err();
         assert_eq!(e.field.as_deref(), Some("accounts.roster"));
-        let e = parse("game = \"classic\"\n[accounts]\nregistration = \"open\"\nroster = \"x.csv\"\n")
-            .unwrap_err();
-        assert_eq!((e.line, e.field.as_deref()), (Some(4), Some("accounts.roster")));
+        let e =
+            parse("game = \"classic\"\n[accounts]\nregistration = \"open\"\nroster = \"x.csv\"\n")
+                .unwrap_err();
+        assert_eq!(
+            (e.line, e.field.as_deref()),
+            (Some(4), Some("accounts.roster"))
+        );
         let e = parse("game = \"classic\"\n[accounts]\nregistration = \"invite\"\n").unwrap_err();
         assert_eq!(e.field.as_deref(), Some("accounts.registration"));
     }
 
     #[test]
     fn admins_are_login_names() {
-        let c = parse("game = \"classic\"\n[accounts]\nadmins = [\"teacher\", \"ta-1\"]\n").unwrap();
+        let c =
+            parse("game = \"classic\"\n[accounts]\nadmins = [\"teacher\", \"ta-1\"]\n").unwrap();
         assert_eq!(c.accounts.admins, vec!["teacher", "ta-1"]);
         let e = parse("game = \"classic\"\n[accounts]\nadmins = [\"Bad Name\"]\n").unwrap_err();
-        assert_eq!((e.line, e.field.as_deref()), (Some(3), Some("accounts.admins")));
+        assert_eq!(
+            (e.line, e.field.as_deref()),
+            (Some(3), Some("accounts.admins"))
+        );
     }
 
     #[test]
     fn ladder_policy_is_validated() {
-        let c = parse("game = \"classic\"\n[ladder]\nhands_per_match = 50\nduplicate = false\n").unwrap();
+        let c = parse("game = \"classic\"\n[ladder]\nhands_per_match = 50\nduplicate = false\n")
+            .unwrap();
         assert_eq!(c.ladder.hands_per_match, 50);
         assert!(!c.ladder.duplicate);
-        let e = parse("game = \"classic\"\n[time]\nstartup_ms = 30000\n[ladder]\nlease_seconds = 30\n")
-            .unwrap_err();
+        let e =
+            parse("game = \"classic\"\n[time]\nstartup_ms = 30000\n[ladder]\nlease_seconds = 30\n")
+                .unwrap_err();
         assert_eq!(e.field.as_deref(), Some("ladder.lease_seconds"));
         assert_eq!(e.line, Some(5));
         let e = parse("game = \"classic\"\n[ladder]\nmax_attempts = 0\n").unwrap_err();
@@ -604,8 +633,9 @@ mod tests {
 
     #[test]
     fn unpacked_limit_must_hold_an_upload() {
-        let e = parse("game = \"classic\"\n[uploads]\nmax_bytes = 2000\nmax_unpacked_bytes = 1000\n")
-            .unwrap_err();
+        let e =
+            parse("game = \"classic\"\n[uploads]\nmax_bytes = 2000\nmax_unpacked_bytes = 1000\n")
+                .unwrap_err();
         assert_eq!(e.field.as_deref(), Some("uploads.max_unpacked_bytes"));
     }
 
@@ -614,7 +644,16 @@ mod tests {
         for good in ["a", "alice", "bob.smith", "x_1-2", "0day"] {
             assert!(valid_login_name(good), "{good}");
         }
-        for bad in ["", "Alice", "-a", ".a", "a b", "é", "<script>", &"a".repeat(33)] {
+        for bad in [
+            "",
+            "Alice",
+            "-a",
+            ".a",
+            "a b",
+            "é",
+            "<script>",
+            &"a".repeat(33),
+        ] {
             assert!(!valid_login_name(bad), "{bad}");
         }
     }

@@ -7,9 +7,9 @@
 //! - [`ladder`]: submissions and their life (later: scheduling, ratings).
 //! - [`web`]: routes, pages, cookies and CSRF: HTTP only, no SQL.
 
+pub mod accounts;
 pub mod config;
 pub mod ladder;
-pub mod storage;
-pub mod accounts;
-pub mod web;
 pub mod serve;
+pub mod storage;
+pub mod web;

@@ -24,10 +24,21 @@ pub struct ServeOptions {
 }
 
 /// Opens everything a server needs, without listening yet (tests build routers from this).
-pub async fn prepare(contest: Contest, db_url: Option<&str>) -> anyhow::Result<(Shared, Vec<String>)> {
+pub async fn prepare(
+    contest: Contest,
+    db_url: Option<&str>,
+) -> anyhow::Result<(Shared, Vec<String>)> {
     let data = contest.data_dir.clone();
-    std::fs::create_dir_all(&data)
-        .with_context(|| format!("cannot create the data directory {}", data.display()))?;
+    if !data.exists() {
+        // The database (password hashes) and the uploads (participants' code) are private.
+        let mut builder = std::fs::DirBuilder::new();
+        builder.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        builder
+            .create(&data)
+            .with_context(|| format!("cannot create the data directory {}", data.display()))?;
+    }
     let url = db_url
         .map(str::to_string)
         .unwrap_or_else(|| sqlite_url(&data.join("contest.db")));
@@ -127,6 +138,9 @@ mod tests {
             "postgres://arena:***@db.example/contest"
         );
         assert_eq!(super::redact("sqlite://out/c.db"), "sqlite://out/c.db");
-        assert_eq!(super::redact("postgres://arena@h/c"), "postgres://arena@h/c");
+        assert_eq!(
+            super::redact("postgres://arena@h/c"),
+            "postgres://arena@h/c"
+        );
     }
 }

@@ -81,7 +81,10 @@ impl Db {
         } else if let Some(rest) = url.strip_prefix("sqlite:") {
             let path = rest.trim_start_matches("//");
             let path = path.split('?').next().unwrap_or("");
-            if let Some(dir) = Path::new(path).parent().filter(|d| !d.as_os_str().is_empty()) {
+            if let Some(dir) = Path::new(path)
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty())
+            {
                 std::fs::create_dir_all(dir)
                     .map_err(|e| StorageError::Dir(dir.display().to_string(), e))?;
             }

@@ -80,11 +80,23 @@ on_both!(setup_tokens_work_once, |t| {
         .unwrap();
     assert!(!u.has_password);
     assert_eq!(db.login_record("bob").await.unwrap().unwrap().1, None);
-    assert_eq!(db.user_by_setup_token(&digest).await.unwrap().unwrap().id, u.id);
-    let used = db.use_setup_token(&digest, "$argon2id$new").await.unwrap().unwrap();
+    assert_eq!(
+        db.user_by_setup_token(&digest).await.unwrap().unwrap().id,
+        u.id
+    );
+    let used = db
+        .use_setup_token(&digest, "$argon2id$new")
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(used.id, u.id);
     assert!(used.has_password);
-    assert!(db.use_setup_token(&digest, "$argon2id$other").await.unwrap().is_none());
+    assert!(
+        db.use_setup_token(&digest, "$argon2id$other")
+            .await
+            .unwrap()
+            .is_none()
+    );
     assert_eq!(
         db.login_record("bob").await.unwrap().unwrap().1.as_deref(),
         Some("$argon2id$new")
@@ -95,8 +107,12 @@ on_both!(sessions_expire_and_end, |t| {
     let db = &t.db;
     let u = user(db, "carol").await;
     let now = now_ms();
-    db.create_session("h1", u.id, "csrf1", now + 60_000).await.unwrap();
-    db.create_session("h2", u.id, "csrf2", now - 1).await.unwrap();
+    db.create_session("h1", u.id, "csrf1", now + 60_000)
+        .await
+        .unwrap();
+    db.create_session("h2", u.id, "csrf2", now - 1)
+        .await
+        .unwrap();
     let s = db.session("h1", now).await.unwrap().unwrap();
     assert_eq!((s.user.id, s.csrf_token.as_str()), (u.id, "csrf1"));
     assert!(db.session("h2", now).await.unwrap().is_none(), "expired");
@@ -104,7 +120,9 @@ on_both!(sessions_expire_and_end, |t| {
     assert_eq!(db.delete_expired_sessions(now).await.unwrap(), 1);
     db.delete_session("h1").await.unwrap();
     assert!(db.session("h1", now).await.unwrap().is_none());
-    db.create_session("h3", u.id, "c", now + 60_000).await.unwrap();
+    db.create_session("h3", u.id, "c", now + 60_000)
+        .await
+        .unwrap();
     db.delete_sessions_of(u.id).await.unwrap();
     assert!(db.session("h3", now).await.unwrap().is_none());
 });
@@ -113,16 +131,39 @@ on_both!(api_tokens, |t| {
     let db = &t.db;
     let u = user(db, "dave").await;
     let other = user(db, "eve").await;
-    let id = db.create_api_token(u.id, &secret_digest("tok"), "laptop").await.unwrap();
-    assert_eq!(db.api_token_user(&secret_digest("tok")).await.unwrap().unwrap().id, u.id);
-    assert!(db.api_token_user(&secret_digest("tok2")).await.unwrap().is_none());
+    let id = db
+        .create_api_token(u.id, &secret_digest("tok"), "laptop")
+        .await
+        .unwrap();
+    assert_eq!(
+        db.api_token_user(&secret_digest("tok"))
+            .await
+            .unwrap()
+            .unwrap()
+            .id,
+        u.id
+    );
+    assert!(
+        db.api_token_user(&secret_digest("tok2"))
+            .await
+            .unwrap()
+            .is_none()
+    );
     let list = db.api_tokens_of(u.id).await.unwrap();
     assert_eq!(list.len(), 1);
     assert_eq!(list[0].label, "laptop");
     assert!(list[0].last_used_at.is_some());
-    assert!(!db.delete_api_token(other.id, id).await.unwrap(), "not eve's token");
+    assert!(
+        !db.delete_api_token(other.id, id).await.unwrap(),
+        "not eve's token"
+    );
     assert!(db.delete_api_token(u.id, id).await.unwrap());
-    assert!(db.api_token_user(&secret_digest("tok")).await.unwrap().is_none());
+    assert!(
+        db.api_token_user(&secret_digest("tok"))
+            .await
+            .unwrap()
+            .is_none()
+    );
 });
 
 on_both!(bots_and_version_numbers, |t| {
@@ -139,7 +180,13 @@ on_both!(bots_and_version_numbers, |t| {
     let v2 = version(db, bot.id).await;
     assert_eq!((v1.number, v2.number), (1, 2));
     assert_eq!(v1.state, VersionState::Uploaded);
-    let listed: Vec<i64> = db.versions_of(bot.id).await.unwrap().iter().map(|v| v.number).collect();
+    let listed: Vec<i64> = db
+        .versions_of(bot.id)
+        .await
+        .unwrap()
+        .iter()
+        .map(|v| v.number)
+        .collect();
     assert_eq!(listed, vec![2, 1]);
     assert_eq!(db.version(bot.id, 1).await.unwrap().unwrap(), v1);
     assert!(db.version(bot.id, 3).await.unwrap().is_none());
@@ -168,31 +215,73 @@ on_both!(builds_are_claimed_once_and_finish_with_the_lease, |t| {
     assert_eq!(c1.version.build_attempt, 1);
     let c2 = db.claim_build(60_000).await.unwrap().unwrap();
     assert_eq!(c2.version.id, v2.id);
-    assert!(db.claim_build(60_000).await.unwrap().is_none(), "nothing left");
+    assert!(
+        db.claim_build(60_000).await.unwrap().is_none(),
+        "nothing left"
+    );
 
-    assert!(db.renew_build(v1.id, &c1.lease_token, 60_000).await.unwrap());
-    assert!(!db.renew_build(v1.id, &c2.lease_token, 60_000).await.unwrap());
+    assert!(
+        db.renew_build(v1.id, &c1.lease_token, 60_000)
+            .await
+            .unwrap()
+    );
+    assert!(
+        !db.renew_build(v1.id, &c2.lease_token, 60_000)
+            .await
+            .unwrap()
+    );
     // Not the holder: refused, nothing changes.
-    assert!(!db.finish_build(v1.id, "not-mine", &passed(true)).await.unwrap());
-    assert_eq!(db.version_by_id(v1.id).await.unwrap().unwrap().state, VersionState::Building);
+    assert!(
+        !db.finish_build(v1.id, "not-mine", &passed(true))
+            .await
+            .unwrap()
+    );
+    assert_eq!(
+        db.version_by_id(v1.id).await.unwrap().unwrap().state,
+        VersionState::Building
+    );
 
     // v2 (newer) passes first, then v1 passes: v1 must not displace v2.
-    assert!(db.finish_build(v2.id, &c2.lease_token, &passed(true)).await.unwrap());
-    assert!(db.finish_build(v1.id, &c1.lease_token, &passed(true)).await.unwrap());
-    assert!(!db.finish_build(v1.id, &c1.lease_token, &passed(false)).await.unwrap(), "once");
+    assert!(
+        db.finish_build(v2.id, &c2.lease_token, &passed(true))
+            .await
+            .unwrap()
+    );
+    assert!(
+        db.finish_build(v1.id, &c1.lease_token, &passed(true))
+            .await
+            .unwrap()
+    );
+    assert!(
+        !db.finish_build(v1.id, &c1.lease_token, &passed(false))
+            .await
+            .unwrap(),
+        "once"
+    );
     let v1 = db.version_by_id(v1.id).await.unwrap().unwrap();
     let v2 = db.version_by_id(v2.id).await.unwrap().unwrap();
-    assert_eq!((v1.state, v2.state), (VersionState::Retired, VersionState::Ready));
+    assert_eq!(
+        (v1.state, v2.state),
+        (VersionState::Retired, VersionState::Ready)
+    );
     assert_eq!(v2.build_log, "built true");
     assert_eq!(v2.check_log, "<checks & such>");
 
     // v3 passes: v2 retires. v4 fails: v3 stays ready.
     let v3 = version(db, bot.id).await;
     let c3 = db.claim_build(60_000).await.unwrap().unwrap();
-    assert!(db.finish_build(v3.id, &c3.lease_token, &passed(true)).await.unwrap());
+    assert!(
+        db.finish_build(v3.id, &c3.lease_token, &passed(true))
+            .await
+            .unwrap()
+    );
     let v4 = version(db, bot.id).await;
     let c4 = db.claim_build(60_000).await.unwrap().unwrap();
-    assert!(db.finish_build(v4.id, &c4.lease_token, &passed(false)).await.unwrap());
+    assert!(
+        db.finish_build(v4.id, &c4.lease_token, &passed(false))
+            .await
+            .unwrap()
+    );
     let states: Vec<(i64, VersionState)> = db
         .versions_of(bot.id)
         .await
@@ -219,9 +308,16 @@ on_both!(expired_build_leases_are_requeued_then_failed, |t| {
     // A builder claims and dies (lease of 0 ms: expired at once).
     let dead = db.claim_build(0).await.unwrap().unwrap();
     assert_eq!(db.expire_builds(now_ms() + 1, 2).await.unwrap(), 1);
-    assert_eq!(db.version_by_id(v.id).await.unwrap().unwrap().state, VersionState::Uploaded);
+    assert_eq!(
+        db.version_by_id(v.id).await.unwrap().unwrap().state,
+        VersionState::Uploaded
+    );
     // The dead builder's late result is dropped.
-    assert!(!db.finish_build(v.id, &dead.lease_token, &passed(true)).await.unwrap());
+    assert!(
+        !db.finish_build(v.id, &dead.lease_token, &passed(true))
+            .await
+            .unwrap()
+    );
     let again = db.claim_build(0).await.unwrap().unwrap();
     assert_eq!(again.version.build_attempt, 2);
     assert_eq!(db.expire_builds(now_ms() + 1, 2).await.unwrap(), 1);
@@ -232,7 +328,10 @@ on_both!(expired_build_leases_are_requeued_then_failed, |t| {
     let w = version(db, bot.id).await;
     db.claim_build(60_000).await.unwrap().unwrap();
     assert_eq!(db.expire_builds(now_ms(), 2).await.unwrap(), 0);
-    assert_eq!(db.version_by_id(w.id).await.unwrap().unwrap().state, VersionState::Building);
+    assert_eq!(
+        db.version_by_id(w.id).await.unwrap().unwrap().state,
+        VersionState::Building
+    );
 });
 
 on_both!(schema_refuses_what_the_ladder_must_never_store, |t| {

@@ -103,7 +103,11 @@ impl Answer {
 
     /// The session's form token, from a page's hidden field.
     fn csrf(&self) -> String {
-        let at = self.body.find("name=\"csrf\" value=\"").expect("a csrf field") + 19;
+        let at = self
+            .body
+            .find("name=\"csrf\" value=\"")
+            .expect("a csrf field")
+            + 19;
         self.body[at..at + 64].to_string()
     }
 }
@@ -136,7 +140,13 @@ impl App {
         self.send(r.body(Body::empty()).unwrap()).await
     }
 
-    async fn post_form(&self, uri: &str, form: &[(&str, &str)], cookie: Option<&str>, origin: Option<&str>) -> Answer {
+    async fn post_form(
+        &self,
+        uri: &str,
+        form: &[(&str, &str)],
+        cookie: Option<&str>,
+        origin: Option<&str>,
+    ) -> Answer {
         let body: String = form
             .iter()
             .map(|(k, v)| format!("{}={}", encode(k), encode(v)))
@@ -178,7 +188,12 @@ impl App {
         let a = self
             .post_form(
                 "/register",
-                &[("name", name), ("display_name", ""), ("password", "pass-word-1"), ("confirm", "pass-word-1")],
+                &[
+                    ("name", name),
+                    ("display_name", ""),
+                    ("password", "pass-word-1"),
+                    ("confirm", "pass-word-1"),
+                ],
                 None,
                 Some(ORIGIN),
             )
@@ -222,7 +237,11 @@ fn multipart(fields: &[(&str, &str)], file: Option<(&str, &[u8])>) -> (String, V
     let boundary = "XyZboundary1234";
     let mut body = Vec::new();
     for (k, v) in fields {
-        write!(body, "--{boundary}\r\nContent-Disposition: form-data; name=\"{k}\"\r\n\r\n{v}\r\n").unwrap();
+        write!(
+            body,
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"{k}\"\r\n\r\n{v}\r\n"
+        )
+        .unwrap();
     }
     if let Some((name, data)) = file {
         write!(
@@ -241,7 +260,8 @@ fn multipart(fields: &[(&str, &str)], file: Option<(&str, &[u8])>) -> (String, V
 fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
     let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
     for (name, data) in entries {
-        w.start_file(*name, zip::write::SimpleFileOptions::default()).unwrap();
+        w.start_file(*name, zip::write::SimpleFileOptions::default())
+            .unwrap();
         w.write_all(data).unwrap();
     }
     w.finish().unwrap().into_inner()
@@ -255,7 +275,12 @@ async fn sign_up_log_in_log_out_with_safe_cookies() {
     let a = app
         .post_form(
             "/register",
-            &[("name", "alice"), ("display_name", "Alice <A>"), ("password", "pass-word-1"), ("confirm", "pass-word-1")],
+            &[
+                ("name", "alice"),
+                ("display_name", "Alice <A>"),
+                ("password", "pass-word-1"),
+                ("confirm", "pass-word-1"),
+            ],
             None,
             Some(ORIGIN),
         )
@@ -293,32 +318,76 @@ async fn sign_up_log_in_log_out_with_safe_cookies() {
         ("bob", "pass-word-1", "pass-word-2", "differ"),
     ] {
         let a = app
-            .post_form("/register", &[("name", name), ("password", pw), ("confirm", confirm)], None, Some(ORIGIN))
+            .post_form(
+                "/register",
+                &[("name", name), ("password", pw), ("confirm", confirm)],
+                None,
+                Some(ORIGIN),
+            )
             .await;
         assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{name}");
         assert!(a.body.contains(expect), "{name}: {}", a.body);
     }
 
     // Log out needs the form token.
-    let a = app.post_form("/logout", &[("csrf", "0".repeat(64).as_str())], Some(&cookie), Some(ORIGIN)).await;
+    let a = app
+        .post_form(
+            "/logout",
+            &[("csrf", "0".repeat(64).as_str())],
+            Some(&cookie),
+            Some(ORIGIN),
+        )
+        .await;
     assert_eq!(a.status, StatusCode::FORBIDDEN);
-    assert_eq!(app.get("/bots", Some(&cookie)).await.status, StatusCode::OK, "still logged in");
-    let a = app.post_form("/logout", &[("csrf", &csrf)], Some(&cookie), Some(ORIGIN)).await;
+    assert_eq!(
+        app.get("/bots", Some(&cookie)).await.status,
+        StatusCode::OK,
+        "still logged in"
+    );
+    let a = app
+        .post_form("/logout", &[("csrf", &csrf)], Some(&cookie), Some(ORIGIN))
+        .await;
     assert_eq!(a.status, StatusCode::SEE_OTHER);
-    assert!(a.headers[header::SET_COOKIE].to_str().unwrap().contains("Max-Age=0"));
+    assert!(
+        a.headers[header::SET_COOKIE]
+            .to_str()
+            .unwrap()
+            .contains("Max-Age=0")
+    );
     let a = app.get("/bots", Some(&cookie)).await;
-    assert_eq!((a.status, a.location()), (StatusCode::SEE_OTHER, "/login"), "the session is gone");
+    assert_eq!(
+        (a.status, a.location()),
+        (StatusCode::SEE_OTHER, "/login"),
+        "the session is gone"
+    );
 
     // Log in again: wrong password, unknown name, then right.
     for (name, pw) in [("alice", "wrong-password"), ("nobody", "pass-word-1")] {
-        let a = app.post_form("/login", &[("name", name), ("password", pw)], None, Some(ORIGIN)).await;
+        let a = app
+            .post_form(
+                "/login",
+                &[("name", name), ("password", pw)],
+                None,
+                Some(ORIGIN),
+            )
+            .await;
         assert_eq!(a.status, StatusCode::UNAUTHORIZED);
         assert!(a.body.contains("Wrong name or password"));
         assert!(a.cookie().is_none());
     }
-    let a = app.post_form("/login", &[("name", "alice"), ("password", "pass-word-1")], None, Some(ORIGIN)).await;
+    let a = app
+        .post_form(
+            "/login",
+            &[("name", "alice"), ("password", "pass-word-1")],
+            None,
+            Some(ORIGIN),
+        )
+        .await;
     assert_eq!(a.status, StatusCode::SEE_OTHER);
-    assert_eq!(app.get("/bots", a.cookie().as_deref()).await.status, StatusCode::OK);
+    assert_eq!(
+        app.get("/bots", a.cookie().as_deref()).await.status,
+        StatusCode::OK
+    );
     t.cleanup().await;
 }
 
@@ -330,18 +399,42 @@ async fn cross_site_forms_are_refused() {
     let csrf = app.get("/bots", Some(&cookie)).await.csrf();
     // Another site's page posting the login form, or a logged-in user's logout.
     let a = app
-        .post_form("/login", &[("name", "alice"), ("password", "pass-word-1")], None, Some("http://evil.test"))
+        .post_form(
+            "/login",
+            &[("name", "alice"), ("password", "pass-word-1")],
+            None,
+            Some("http://evil.test"),
+        )
         .await;
     assert_eq!(a.status, StatusCode::FORBIDDEN);
-    let a = app.post_form("/logout", &[("csrf", &csrf)], Some(&cookie), Some("http://evil.test")).await;
+    let a = app
+        .post_form(
+            "/logout",
+            &[("csrf", &csrf)],
+            Some(&cookie),
+            Some("http://evil.test"),
+        )
+        .await;
     assert_eq!(a.status, StatusCode::FORBIDDEN);
     // A token form with another session's token.
     let other = app.register("bob").await;
-    let a = app.post_form("/tokens", &[("csrf", &csrf), ("label", "x")], Some(&other), Some(ORIGIN)).await;
+    let a = app
+        .post_form(
+            "/tokens",
+            &[("csrf", &csrf), ("label", "x")],
+            Some(&other),
+            Some(ORIGIN),
+        )
+        .await;
     assert_eq!(a.status, StatusCode::FORBIDDEN);
     // An upload through the page without the token.
     let a = app
-        .post_multipart("/bots/upload", &[("bot", "b1"), ("language", "python")], Some(("bot.py", b"x")), Auth::Cookie(&cookie))
+        .post_multipart(
+            "/bots/upload",
+            &[("bot", "b1"), ("language", "python")],
+            Some(("bot.py", b"x")),
+            Auth::Cookie(&cookie),
+        )
         .await;
     assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.body);
     assert!(t.db.bot_by_name("b1").await.unwrap().is_none());
@@ -349,7 +442,12 @@ async fn cross_site_forms_are_refused() {
     let a = app.get("/", None).await;
     assert_eq!(a.headers["x-frame-options"], "DENY");
     assert_eq!(a.headers["x-content-type-options"], "nosniff");
-    assert!(a.headers["content-security-policy"].to_str().unwrap().contains("frame-ancestors 'none'"));
+    assert!(
+        a.headers["content-security-policy"]
+            .to_str()
+            .unwrap()
+            .contains("frame-ancestors 'none'")
+    );
     t.cleanup().await;
 }
 
@@ -361,17 +459,32 @@ async fn logins_are_rate_limited_per_account() {
     let mut statuses = Vec::new();
     for _ in 0..11 {
         let a = app
-            .post_form("/login", &[("name", "alice"), ("password", "guess-guess")], None, Some(ORIGIN))
+            .post_form(
+                "/login",
+                &[("name", "alice"), ("password", "guess-guess")],
+                None,
+                Some(ORIGIN),
+            )
             .await;
         statuses.push(a.status);
         if a.status == StatusCode::TOO_MANY_REQUESTS {
             assert!(a.headers.contains_key(header::RETRY_AFTER));
         }
     }
-    assert!(statuses[..9].iter().all(|s| *s == StatusCode::UNAUTHORIZED), "{statuses:?}");
+    assert!(
+        statuses[..9].iter().all(|s| *s == StatusCode::UNAUTHORIZED),
+        "{statuses:?}"
+    );
     assert_eq!(statuses[10], StatusCode::TOO_MANY_REQUESTS, "{statuses:?}");
     // Even the right password waits now.
-    let a = app.post_form("/login", &[("name", "alice"), ("password", "pass-word-1")], None, Some(ORIGIN)).await;
+    let a = app
+        .post_form(
+            "/login",
+            &[("name", "alice"), ("password", "pass-word-1")],
+            None,
+            Some(ORIGIN),
+        )
+        .await;
     assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS);
     t.cleanup().await;
 }
@@ -405,8 +518,13 @@ on_both!(one_participant_cannot_read_anothers_code_or_logs, |t| {
     let own = app.api_get("/api/bots/Shark/versions/1", &alice).await;
     assert_eq!(own.status, StatusCode::OK);
     assert_eq!(own.json()["build_log"], "alice build secrets");
-    let file = app.api_get("/api/bots/Shark/versions/1/files/bot.py", &alice).await;
-    assert_eq!((file.status, file.body.as_str()), (StatusCode::OK, "print('secret strategy')\n"));
+    let file = app
+        .api_get("/api/bots/Shark/versions/1/files/bot.py", &alice)
+        .await;
+    assert_eq!(
+        (file.status, file.body.as_str()),
+        (StatusCode::OK, "print('secret strategy')\n")
+    );
 
     // Bob: 404, the same answer as for a bot that does not exist.
     let missing = app.api_get("/api/bots/NoSuchBot/versions/1", &bob).await;
@@ -425,16 +543,35 @@ on_both!(one_participant_cannot_read_anothers_code_or_logs, |t| {
     assert_eq!(listed.json()["bots"], serde_json::json!([]));
     // Bob cannot add a version to Alice's bot.
     let a = app
-        .post_multipart("/api/bots/Shark/versions", &[("language", "python")], Some(("bot.py", b"x")), Auth::Bearer(&bob))
+        .post_multipart(
+            "/api/bots/Shark/versions",
+            &[("language", "python")],
+            Some(("bot.py", b"x")),
+            Auth::Bearer(&bob),
+        )
         .await;
     assert_eq!(a.status, StatusCode::CONFLICT, "{}", a.body);
     // Nor through the pages, with his session.
     let bob_cookie = {
-        let a = app.post_form("/login", &[("name", "bob"), ("password", "pass-word-1")], None, Some(ORIGIN)).await;
+        let a = app
+            .post_form(
+                "/login",
+                &[("name", "bob"), ("password", "pass-word-1")],
+                None,
+                Some(ORIGIN),
+            )
+            .await;
         a.cookie().unwrap()
     };
-    for uri in ["/bots/Shark/versions/1", "/bots/Shark/versions/1/files/bot.py"] {
-        assert_eq!(app.get(uri, Some(&bob_cookie)).await.status, StatusCode::NOT_FOUND, "{uri}");
+    for uri in [
+        "/bots/Shark/versions/1",
+        "/bots/Shark/versions/1/files/bot.py",
+    ] {
+        assert_eq!(
+            app.get(uri, Some(&bob_cookie)).await.status,
+            StatusCode::NOT_FOUND,
+            "{uri}"
+        );
     }
     // Paths that try to leave the version's directory find nothing.
     for uri in [
@@ -446,13 +583,27 @@ on_both!(one_participant_cannot_read_anothers_code_or_logs, |t| {
     }
     // Without a token, or with a wrong one.
     let a = app
-        .post_multipart("/api/bots/Mine/versions", &[("language", "python")], Some(("bot.py", b"x")), Auth::None)
+        .post_multipart(
+            "/api/bots/Mine/versions",
+            &[("language", "python")],
+            Some(("bot.py", b"x")),
+            Auth::None,
+        )
         .await;
     assert_eq!(a.status, StatusCode::UNAUTHORIZED);
-    assert_eq!(app.get("/api/bots", None).await.status, StatusCode::UNAUTHORIZED);
-    assert_eq!(app.api_get("/api/bots", &"0".repeat(64)).await.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        app.get("/api/bots", None).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        app.api_get("/api/bots", &"0".repeat(64)).await.status,
+        StatusCode::UNAUTHORIZED
+    );
     // A session cookie does not open the API.
-    assert_eq!(app.get("/api/bots", Some(&bob_cookie)).await.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        app.get("/api/bots", Some(&bob_cookie)).await.status,
+        StatusCode::UNAUTHORIZED
+    );
 });
 
 on_both!(uploads_are_checked_and_versions_kept, |t| {
@@ -488,23 +639,61 @@ on_both!(uploads_are_checked_and_versions_kept, |t| {
         .map(|v| v["number"].as_i64().unwrap())
         .collect();
     assert_eq!(numbers, vec![2, 1], "versions are kept");
-    let f = app.api_get("/api/bots/cbot/versions/1/files/src/main.c", &token).await;
+    let f = app
+        .api_get("/api/bots/cbot/versions/1/files/src/main.c", &token)
+        .await;
     assert_eq!(f.body, "int main(){}");
 
     // Refusals, each with a reason.
     let evil = zip_of(&[("../../escape.py", b"x")]);
-    let cases: Vec<(&str, &str, (&str, Vec<u8>), StatusCode, &str)> = vec![
-        ("pbot", "python", ("evil.zip", evil), StatusCode::UNPROCESSABLE_ENTITY, "unsafe path"),
-        ("pbot", "java", ("Bot.java", b"x".to_vec()), StatusCode::UNPROCESSABLE_ENTITY, "python, c"),
-        ("bad%21name", "python", ("b.py", b"x".to_vec()), StatusCode::UNPROCESSABLE_ENTITY, "bot name"),
-        ("pbot", "python", ("b.py", vec![b'x'; 4097]), StatusCode::PAYLOAD_TOO_LARGE, "4096"),
-        ("pbot", "python", ("bomb.zip", zip_of(&[("z", &[0u8; 9000])])), StatusCode::UNPROCESSABLE_ENTITY, "8192"),
+    /// bot, language, (file name, bytes), status, words in the error.
+    type Case<'a> = (&'a str, &'a str, (&'a str, Vec<u8>), StatusCode, &'a str);
+    let cases: Vec<Case> = vec![
+        (
+            "pbot",
+            "python",
+            ("evil.zip", evil),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "unsafe path",
+        ),
+        (
+            "pbot",
+            "java",
+            ("Bot.java", b"x".to_vec()),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "python, c",
+        ),
+        (
+            "bad%21name",
+            "python",
+            ("b.py", b"x".to_vec()),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "bot name",
+        ),
+        (
+            "pbot",
+            "python",
+            ("b.py", vec![b'x'; 4097]),
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "4096",
+        ),
+        (
+            "pbot",
+            "python",
+            ("bomb.zip", zip_of(&[("z", &[0u8; 9000])])),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "8192",
+        ),
     ];
     for (bot, lang, file, status, says) in cases {
         let name = file.0;
         let a = upload(bot, lang, file).await;
         assert_eq!(a.status, status, "{name}: {}", a.body);
-        assert!(a.json()["error"].as_str().unwrap().contains(says), "{name}: {}", a.body);
+        assert!(
+            a.json()["error"].as_str().unwrap().contains(says),
+            "{name}: {}",
+            a.body
+        );
     }
     assert!(!app.state.contest.data_dir.join("escape.py").exists());
     // A body far over the limit is cut at the HTTP layer.
@@ -512,10 +701,17 @@ on_both!(uploads_are_checked_and_versions_kept, |t| {
     assert_eq!(a.status, StatusCode::PAYLOAD_TOO_LARGE, "{}", a.body);
     // Refused uploads left no bot, no version, no files (not even partial ones).
     assert!(t.db.bot_by_name("pbot").await.unwrap().is_none());
-    let uploads = std::fs::read_dir(app.state.contest.data_dir.join("uploads")).unwrap().count();
+    let uploads = std::fs::read_dir(app.state.contest.data_dir.join("uploads"))
+        .unwrap()
+        .count();
     assert_eq!(uploads, 2, "only cbot's two versions");
     // bots_per_user = 2.
-    assert_eq!(upload("second", "python", ("b.py", b"x".to_vec())).await.status, StatusCode::CREATED);
+    assert_eq!(
+        upload("second", "python", ("b.py", b"x".to_vec()))
+            .await
+            .status,
+        StatusCode::CREATED
+    );
     let a = upload("third", "python", ("b.py", b"x".to_vec())).await;
     assert_eq!(a.status, StatusCode::CONFLICT, "{}", a.body);
 });
@@ -538,7 +734,11 @@ async fn the_upload_page_stores_a_version_and_shows_it_escaped() {
     assert_eq!(a.location(), "/bots/Dbot/versions/1");
     let page = app.get("/bots/Dbot/versions/1", Some(&cookie)).await;
     assert_eq!(page.status, StatusCode::OK);
-    assert!(page.body.contains("&lt;img src=x onerror=alert(1)&gt;.py"), "{}", page.body);
+    assert!(
+        page.body.contains("&lt;img src=x onerror=alert(1)&gt;.py"),
+        "{}",
+        page.body
+    );
     assert!(!page.body.contains("<img"));
     assert!(page.body.contains("state-uploaded"));
     let list = app.get("/bots", Some(&cookie)).await;
@@ -555,17 +755,35 @@ async fn the_upload_page_stores_a_version_and_shows_it_escaped() {
     assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(a.body.contains("Upload refused"), "{}", a.body);
     // API tokens from the page: shown once, then usable, then revoked.
-    let a = app.post_form("/tokens", &[("csrf", &csrf), ("label", "laptop")], Some(&cookie), Some(ORIGIN)).await;
+    let a = app
+        .post_form(
+            "/tokens",
+            &[("csrf", &csrf), ("label", "laptop")],
+            Some(&cookie),
+            Some(ORIGIN),
+        )
+        .await;
     assert_eq!(a.status, StatusCode::OK);
     let at = a.body.find("class=\"token\">").unwrap() + 14;
     let token = a.body[at..at + 64].to_string();
     assert_eq!(app.api_get("/api/me", &token).await.json()["name"], "dora");
-    let id: (i64,) = sqlx::query_as("SELECT id FROM api_tokens").fetch_one(t.db.pool()).await.unwrap();
+    let id: (i64,) = sqlx::query_as("SELECT id FROM api_tokens")
+        .fetch_one(t.db.pool())
+        .await
+        .unwrap();
     let a = app
-        .post_form(&format!("/tokens/{}/revoke", id.0), &[("csrf", &csrf)], Some(&cookie), Some(ORIGIN))
+        .post_form(
+            &format!("/tokens/{}/revoke", id.0),
+            &[("csrf", &csrf)],
+            Some(&cookie),
+            Some(ORIGIN),
+        )
         .await;
     assert_eq!(a.status, StatusCode::SEE_OTHER);
-    assert_eq!(app.api_get("/api/me", &token).await.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        app.api_get("/api/me", &token).await.status,
+        StatusCode::UNAUTHORIZED
+    );
     t.cleanup().await;
 }
 
@@ -577,9 +795,22 @@ async fn roster_accounts_are_set_up_with_one_time_links() {
         "[accounts]\nregistration = \"roster\"\nroster = \"roster.csv\"\nadmins = [\"teacher\"]\n",
     )
     .await;
-    assert_eq!(app.get("/register", None).await.status, StatusCode::NOT_FOUND, "no sign-up");
+    assert_eq!(
+        app.get("/register", None).await.status,
+        StatusCode::NOT_FOUND,
+        "no sign-up"
+    );
     let a = app
-        .post_form("/register", &[("name", "x"), ("password", "pass-word-1"), ("confirm", "pass-word-1")], None, Some(ORIGIN))
+        .post_form(
+            "/register",
+            &[
+                ("name", "x"),
+                ("password", "pass-word-1"),
+                ("confirm", "pass-word-1"),
+            ],
+            None,
+            Some(ORIGIN),
+        )
         .await;
     assert_eq!(a.status, StatusCode::NOT_FOUND);
 
@@ -588,17 +819,34 @@ async fn roster_accounts_are_set_up_with_one_time_links() {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600);
+        assert_eq!(
+            std::fs::metadata(&file).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
     }
     let links: Vec<(&str, &str)> = text.lines().map(|l| l.split_once(' ').unwrap()).collect();
     let names: Vec<&str> = links.iter().map(|l| l.0).collect();
     assert_eq!(names, vec!["teacher", "stu1", "stu2"]);
     let teacher = t.db.user_by_name("teacher").await.unwrap().unwrap();
     assert!(teacher.is_admin && !teacher.has_password);
-    assert_eq!(t.db.user_by_name("stu1").await.unwrap().unwrap().display_name, "Student <One>");
+    assert_eq!(
+        t.db.user_by_name("stu1")
+            .await
+            .unwrap()
+            .unwrap()
+            .display_name,
+        "Student <One>"
+    );
 
     // Not set up yet: no login.
-    let a = app.post_form("/login", &[("name", "stu1"), ("password", "pass-word-1")], None, Some(ORIGIN)).await;
+    let a = app
+        .post_form(
+            "/login",
+            &[("name", "stu1"), ("password", "pass-word-1")],
+            None,
+            Some(ORIGIN),
+        )
+        .await;
     assert_eq!(a.status, StatusCode::UNAUTHORIZED);
 
     let link = links[1].1;
@@ -607,21 +855,48 @@ async fn roster_accounts_are_set_up_with_one_time_links() {
     assert!(page.body.contains("Student &lt;One&gt;"));
     let token = link.trim_start_matches("/setup/");
     let a = app
-        .post_form("/setup", &[("token", token), ("password", "pass-word-1"), ("confirm", "pass-word-1")], None, Some(ORIGIN))
+        .post_form(
+            "/setup",
+            &[
+                ("token", token),
+                ("password", "pass-word-1"),
+                ("confirm", "pass-word-1"),
+            ],
+            None,
+            Some(ORIGIN),
+        )
         .await;
     assert_eq!(a.status, StatusCode::SEE_OTHER, "{}", a.body);
     assert!(a.cookie().is_some());
     // Once only.
     assert_eq!(app.get(link, None).await.status, StatusCode::NOT_FOUND);
     let a = app
-        .post_form("/setup", &[("token", token), ("password", "other-pass-1"), ("confirm", "other-pass-1")], None, Some(ORIGIN))
+        .post_form(
+            "/setup",
+            &[
+                ("token", token),
+                ("password", "other-pass-1"),
+                ("confirm", "other-pass-1"),
+            ],
+            None,
+            Some(ORIGIN),
+        )
         .await;
     assert_eq!(a.status, StatusCode::NOT_FOUND);
-    let a = app.post_form("/login", &[("name", "stu1"), ("password", "pass-word-1")], None, Some(ORIGIN)).await;
+    let a = app
+        .post_form(
+            "/login",
+            &[("name", "stu1"), ("password", "pass-word-1")],
+            None,
+            Some(ORIGIN),
+        )
+        .await;
     assert_eq!(a.status, StatusCode::SEE_OTHER);
 
     // A restart makes no new accounts or links, and keeps the admin flag.
-    let again = server::accounts::provision::provision(&t.db, &app.state.contest).await.unwrap();
+    let again = server::accounts::provision::provision(&t.db, &app.state.contest)
+        .await
+        .unwrap();
     assert!(again.is_empty());
     t.cleanup().await;
 }
@@ -635,7 +910,12 @@ async fn uploads_are_rate_limited_in_memory_and_per_hour() {
     let mut statuses = Vec::new();
     for _ in 0..6 {
         let a = app
-            .post_multipart("/api/bots/e/versions", &[("language", "python")], Some(("b.py", b"x")), Auth::Bearer(&token))
+            .post_multipart(
+                "/api/bots/e/versions",
+                &[("language", "python")],
+                Some(("b.py", b"x")),
+                Auth::Bearer(&token),
+            )
             .await;
         statuses.push(a.status);
         if a.status == StatusCode::TOO_MANY_REQUESTS {
@@ -653,7 +933,12 @@ async fn uploads_are_rate_limited_in_memory_and_per_hour() {
     let token = app.api_token("finn", "pass-word-1").await;
     for i in 0..4 {
         let a = app
-            .post_multipart("/api/bots/f/versions", &[("language", "python")], Some(("b.py", b"x")), Auth::Bearer(&token))
+            .post_multipart(
+                "/api/bots/f/versions",
+                &[("language", "python")],
+                Some(("b.py", b"x")),
+                Auth::Bearer(&token),
+            )
             .await;
         if i < 3 {
             assert_eq!(a.status, StatusCode::CREATED);

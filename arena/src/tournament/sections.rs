@@ -51,14 +51,15 @@ impl TableSection {
         settings.swap_cost = self.swap_cost.unwrap_or(settings.swap_cost);
         settings.max_turns = self.max_turns.unwrap_or(settings.max_turns);
         if let Some(order) = &self.sequence_order {
-            settings.sequence_order = order
-                .get_ref()
-                .parse::<SequenceOrder>()
-                .map_err(|message| SectionError {
-                    span: Some(order.span()),
-                    field: "table.sequence_order".into(),
-                    message,
-                })?;
+            settings.sequence_order =
+                order
+                    .get_ref()
+                    .parse::<SequenceOrder>()
+                    .map_err(|message| SectionError {
+                        span: Some(order.span()),
+                        field: "table.sequence_order".into(),
+                        message,
+                    })?;
         }
         settings.validate(seats).map_err(|e| {
             let field = match &e {

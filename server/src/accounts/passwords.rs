@@ -80,7 +80,10 @@ mod tests {
     fn new_passwords_are_checked() {
         assert!(check_new_password("1234567").is_err());
         assert!(check_new_password("12345678").is_ok());
-        assert!(check_new_password("ééééééé").is_err(), "characters, not bytes");
+        assert!(
+            check_new_password("ééééééé").is_err(),
+            "characters, not bytes"
+        );
         assert!(check_new_password(&"x".repeat(257)).is_err());
     }
 }

@@ -65,8 +65,14 @@ pub async fn provision(db: &Db, contest: &Contest) -> Result<Vec<SetupToken>, Pr
             }
             None => {
                 let secret = Secret::new()?;
-                db.create_user(&entry.name, &entry.display_name, None, Some(&secret.digest), admin)
-                    .await?;
+                db.create_user(
+                    &entry.name,
+                    &entry.display_name,
+                    None,
+                    Some(&secret.digest),
+                    admin,
+                )
+                .await?;
                 tokens.push(SetupToken {
                     name: entry.name,
                     token: secret.token,

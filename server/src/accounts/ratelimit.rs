@@ -41,12 +41,10 @@ impl RateLimiter {
                 *tokens + now.saturating_duration_since(*at).as_secs_f64() * rate < burst
             });
         }
-        let (tokens, at) = buckets
-            .entry(key.to_string())
-            .or_insert((self.burst, now));
-        let refilled =
-            (*tokens + now.saturating_duration_since(*at).as_secs_f64() * self.per_second)
-                .min(self.burst);
+        let (tokens, at) = buckets.entry(key.to_string()).or_insert((self.burst, now));
+        let refilled = (*tokens
+            + now.saturating_duration_since(*at).as_secs_f64() * self.per_second)
+            .min(self.burst);
         *at = now;
         if refilled >= 1.0 {
             *tokens = refilled - 1.0;
@@ -84,7 +82,8 @@ impl RateLimiter {
         let Some((tokens, at)) = buckets.get(key) else {
             return Ok(());
         };
-        let refilled = (*tokens + now.saturating_duration_since(*at).as_secs_f64() * self.per_second)
+        let refilled = (*tokens
+            + now.saturating_duration_since(*at).as_secs_f64() * self.per_second)
             .min(self.burst);
         if refilled >= 1.0 {
             Ok(())
@@ -106,11 +105,26 @@ mod tests {
             assert!(limiter.check_at("ip:a", t0).is_ok());
         }
         let wait = limiter.check_at("ip:a", t0).unwrap_err();
-        assert!(wait > Duration::from_secs(9) && wait <= Duration::from_secs(10), "{wait:?}");
+        assert!(
+            wait > Duration::from_secs(9) && wait <= Duration::from_secs(10),
+            "{wait:?}"
+        );
         assert!(limiter.check_at("ip:b", t0).is_ok(), "keys are apart");
-        assert!(limiter.check_at("ip:a", t0 + Duration::from_secs(5)).is_err());
-        assert!(limiter.check_at("ip:a", t0 + Duration::from_secs(11)).is_ok());
-        assert!(limiter.check_at("ip:a", t0 + Duration::from_secs(11)).is_err());
+        assert!(
+            limiter
+                .check_at("ip:a", t0 + Duration::from_secs(5))
+                .is_err()
+        );
+        assert!(
+            limiter
+                .check_at("ip:a", t0 + Duration::from_secs(11))
+                .is_ok()
+        );
+        assert!(
+            limiter
+                .check_at("ip:a", t0 + Duration::from_secs(11))
+                .is_err()
+        );
         // Never more than the burst, however long the key was idle.
         let later = t0 + Duration::from_secs(10_000);
         for _ in 0..3 {

@@ -60,7 +60,10 @@ pub fn parse_roster(text: &str, file: &Path) -> Result<Vec<RosterEntry>, RosterE
         )
     })?;
     let display_col = column("display_name");
-    if let Some(unknown) = headers.iter().find(|h| *h != "name" && *h != "display_name") {
+    if let Some(unknown) = headers
+        .iter()
+        .find(|h| *h != "name" && *h != "display_name")
+    {
         return Err(err(
             Some(1),
             format!("unknown column {unknown:?}; expected name and display_name"),
@@ -93,7 +96,9 @@ pub fn parse_roster(text: &str, file: &Path) -> Result<Vec<RosterEntry>, RosterE
         if !valid_display_name(&display_name) {
             return Err(err(
                 line,
-                format!("the display name of {name:?} is not 1 to {MAX_DISPLAY_NAME} printable characters"),
+                format!(
+                    "the display name of {name:?} is not 1 to {MAX_DISPLAY_NAME} printable characters"
+                ),
             ));
         }
         entries.push(RosterEntry { name, display_name });
@@ -111,7 +116,8 @@ mod tests {
 
     #[test]
     fn rows_become_entries() {
-        let r = parse("name,display_name\nalice,Alice A.\nbob,\n\"carol\",\"Carol, C.\"\n").unwrap();
+        let r =
+            parse("name,display_name\nalice,Alice A.\nbob,\n\"carol\",\"Carol, C.\"\n").unwrap();
         assert_eq!(r.len(), 3);
         assert_eq!(r[0].display_name, "Alice A.");
         assert_eq!(r[1].display_name, "bob");
@@ -137,7 +143,8 @@ mod tests {
 
     #[test]
     fn the_example_roster_reads() {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tournaments/classroom-roster.csv");
+        let path =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../tournaments/classroom-roster.csv");
         assert_eq!(read_roster(&path).unwrap().len(), 3);
     }
 }

@@ -117,7 +117,9 @@ impl Submissions {
             return Err(SubmitError::TooLarge(self.policy.max_bytes));
         }
         let hour_ago = now_ms() - 3_600_000;
-        if self.db.uploads_since(owner.id, hour_ago).await? >= i64::from(self.policy.uploads_per_hour) {
+        if self.db.uploads_since(owner.id, hour_ago).await?
+            >= i64::from(self.policy.uploads_per_hour)
+        {
             return Err(SubmitError::TooOften(self.policy.uploads_per_hour));
         }
         // Checked before unpacking, created after: a refused upload reserves no name.
@@ -225,7 +227,11 @@ impl Submissions {
                 if kind.is_dir() {
                     stack.push(entry.path());
                 } else if kind.is_file() {
-                    let rel = entry.path().strip_prefix(&root).unwrap_or(&entry.path()).to_path_buf();
+                    let rel = entry
+                        .path()
+                        .strip_prefix(&root)
+                        .unwrap_or(&entry.path())
+                        .to_path_buf();
                     out.push((rel.to_string_lossy().into_owned(), entry.metadata()?.len()));
                 }
             }
@@ -238,7 +244,11 @@ impl Submissions {
     /// path tries to leave the version's directory).
     pub fn read_file(&self, version: &Version, rel: &str) -> std::io::Result<Option<Vec<u8>>> {
         let rel_path = Path::new(rel);
-        if rel.is_empty() || !rel_path.components().all(|c| matches!(c, Component::Normal(_))) {
+        if rel.is_empty()
+            || !rel_path
+                .components()
+                .all(|c| matches!(c, Component::Normal(_)))
+        {
             return Ok(None);
         }
         let path = self.version_dir(version).join(rel_path);

@@ -28,7 +28,9 @@ pub struct Unpacked {
 
 #[derive(Debug, thiserror::Error)]
 pub enum UnpackError {
-    #[error("the file name {0:?} is not acceptable: 1 to 100 characters, no slashes or control characters")]
+    #[error(
+        "the file name {0:?} is not acceptable: 1 to 100 characters, no slashes or control characters"
+    )]
     BadFileName(String),
     #[error("the archive cannot be read: {0}")]
     Corrupt(String),
@@ -38,7 +40,9 @@ pub enum UnpackError {
     TooLarge(u64),
     #[error("the archive entry {0:?} has an unsafe path (absolute, `..`, or empty)")]
     UnsafePath(String),
-    #[error("the archive entry {0:?} is a link or a special file; only files and directories are accepted")]
+    #[error(
+        "the archive entry {0:?} is a link or a special file; only files and directories are accepted"
+    )]
     NotAFile(String),
     #[error("the archive holds {0:?} twice")]
     Duplicate(String),
@@ -124,7 +128,12 @@ impl Writer<'_> {
         Ok(())
     }
 
-    fn file(&mut self, name: &str, data: &mut dyn Read, executable: bool) -> Result<(), UnpackError> {
+    fn file(
+        &mut self,
+        name: &str,
+        data: &mut dyn Read,
+        executable: bool,
+    ) -> Result<(), UnpackError> {
         self.count_entry()?;
         let rel = safe_relative(name)?;
         let path = self.dest.join(&rel);
@@ -271,7 +280,11 @@ mod tests {
         b.append(&h, data).unwrap();
     }
 
-    fn run(kind: SourceKind, name: &str, bytes: &[u8]) -> (tempfile::TempDir, Result<Unpacked, UnpackError>) {
+    fn run(
+        kind: SourceKind,
+        name: &str,
+        bytes: &[u8],
+    ) -> (tempfile::TempDir, Result<Unpacked, UnpackError>) {
         let dir = tempfile::tempdir().unwrap();
         let result = unpack(kind, name, bytes, &dir.path().join("v"), LIMITS);
         (dir, result)
@@ -289,10 +302,16 @@ mod tests {
     fn a_single_file() {
         let (dir, r) = run(SourceKind::File, "bot.py", b"print(1)\n");
         assert_eq!(r.unwrap(), Unpacked { files: 1, bytes: 9 });
-        assert_eq!(fs::read(dir.path().join("v/bot.py")).unwrap(), b"print(1)\n");
+        assert_eq!(
+            fs::read(dir.path().join("v/bot.py")).unwrap(),
+            b"print(1)\n"
+        );
         for bad in ["", "..", "a/b.py", "a\\b", "x\ny"] {
             let (_d, r) = run(SourceKind::File, bad, b"x");
-            assert!(matches!(r, Err(UnpackError::BadFileName(_))), "{bad:?}: {r:?}");
+            assert!(
+                matches!(r, Err(UnpackError::BadFileName(_))),
+                "{bad:?}: {r:?}"
+            );
         }
         let (_d, r) = run(SourceKind::File, "big.py", &[b'x'; 1001]);
         assert!(matches!(r, Err(UnpackError::TooLarge(1000))), "{r:?}");
@@ -302,10 +321,23 @@ mod tests {
 
     #[test]
     fn a_zip_with_directories() {
-        let z = zip_of(&[("src/", b""), ("src/main.rs", b"fn main(){}"), ("Cargo.toml", b"[package]")]);
+        let z = zip_of(&[
+            ("src/", b""),
+            ("src/main.rs", b"fn main(){}"),
+            ("Cargo.toml", b"[package]"),
+        ]);
         let (dir, r) = run(SourceKind::Zip, "bot.zip", &z);
-        assert_eq!(r.unwrap(), Unpacked { files: 2, bytes: 20 });
-        assert_eq!(fs::read(dir.path().join("v/src/main.rs")).unwrap(), b"fn main(){}");
+        assert_eq!(
+            r.unwrap(),
+            Unpacked {
+                files: 2,
+                bytes: 20
+            }
+        );
+        assert_eq!(
+            fs::read(dir.path().join("v/src/main.rs")).unwrap(),
+            b"fn main(){}"
+        );
     }
 
     #[test]
@@ -313,7 +345,10 @@ mod tests {
         for name in ["../evil.py", "a/../../evil.py", "/etc/evil"] {
             let z = zip_of(&[(name, b"x")]);
             let (dir, r) = run(SourceKind::Zip, "bot.zip", &z);
-            assert!(matches!(r, Err(UnpackError::UnsafePath(_))), "{name}: {r:?}");
+            assert!(
+                matches!(r, Err(UnpackError::UnsafePath(_))),
+                "{name}: {r:?}"
+            );
             assert!(!dir.path().join("evil.py").exists());
         }
     }
@@ -321,8 +356,12 @@ mod tests {
     #[test]
     fn zip_symlinks_are_refused() {
         let mut w = zip::ZipWriter::new(io::Cursor::new(Vec::new()));
-        w.add_symlink("link", "/etc/passwd", zip::write::SimpleFileOptions::default())
-            .unwrap();
+        w.add_symlink(
+            "link",
+            "/etc/passwd",
+            zip::write::SimpleFileOptions::default(),
+        )
+        .unwrap();
         let z = w.finish().unwrap().into_inner();
         let (dir, r) = run(SourceKind::Zip, "bot.zip", &z);
         assert!(matches!(r, Err(UnpackError::NotAFile(_))), "{r:?}");
@@ -336,7 +375,9 @@ mod tests {
         assert!(z.len() < 1000);
         let (dir, r) = run(SourceKind::Zip, "bot.zip", &z);
         assert!(matches!(r, Err(UnpackError::TooLarge(1000))), "{r:?}");
-        let written = fs::metadata(dir.path().join("v/zeros")).map(|m| m.len()).unwrap_or(0);
+        let written = fs::metadata(dir.path().join("v/zeros"))
+            .map(|m| m.len())
+            .unwrap_or(0);
         assert!(written <= 1001, "{written}");
         // The total counts, not each file.
         let z = zip_of(&[("a", &[1u8; 600]), ("b", &[2u8; 600])]);
@@ -367,7 +408,8 @@ mod tests {
     #[test]
     fn a_tar_gz() {
         let t = tar_gz(|b| {
-            b.append_data(&mut file_header(5), "pkg/bot.py", &b"hello"[..]).unwrap();
+            b.append_data(&mut file_header(5), "pkg/bot.py", &b"hello"[..])
+                .unwrap();
         });
         let (dir, r) = run(SourceKind::TarGz, "bot.tar.gz", &t);
         assert_eq!(r.unwrap(), Unpacked { files: 1, bytes: 5 });
@@ -379,7 +421,10 @@ mod tests {
         for name in ["../evil", "/tmp/evil", "a/../../evil"] {
             let t = tar_gz(|b| raw_named(b, name, tar::EntryType::Regular, b"x"));
             let (_d, r) = run(SourceKind::TarGz, "bot.tar.gz", &t);
-            assert!(matches!(r, Err(UnpackError::UnsafePath(_))), "{name}: {r:?}");
+            assert!(
+                matches!(r, Err(UnpackError::UnsafePath(_))),
+                "{name}: {r:?}"
+            );
         }
         for kind in [
             tar::EntryType::Symlink,
@@ -390,7 +435,10 @@ mod tests {
         ] {
             let t = tar_gz(|b| raw_named(b, "x", kind, b""));
             let (dir, r) = run(SourceKind::TarGz, "bot.tar.gz", &t);
-            assert!(matches!(r, Err(UnpackError::NotAFile(_))), "{kind:?}: {r:?}");
+            assert!(
+                matches!(r, Err(UnpackError::NotAFile(_))),
+                "{kind:?}: {r:?}"
+            );
             assert!(fs::symlink_metadata(dir.path().join("v/x")).is_err());
         }
     }

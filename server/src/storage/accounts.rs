@@ -93,10 +93,12 @@ impl Db {
     }
 
     pub async fn user_by_name(&self, name: &str) -> Result<Option<User>> {
-        let row = sqlx::query(&format!("SELECT {USER_COLUMNS} FROM users u WHERE u.name = $1"))
-            .bind(name)
-            .fetch_optional(&self.pool)
-            .await?;
+        let row = sqlx::query(&format!(
+            "SELECT {USER_COLUMNS} FROM users u WHERE u.name = $1"
+        ))
+        .bind(name)
+        .fetch_optional(&self.pool)
+        .await?;
         row.as_ref().map(user).transpose()
     }
 
@@ -156,7 +158,11 @@ impl Db {
 
     /// Spends a setup token: sets the password and clears the token in one statement, so a
     /// token works once even when two requests race.
-    pub async fn use_setup_token(&self, token_hash: &str, password_hash: &str) -> Result<Option<User>> {
+    pub async fn use_setup_token(
+        &self,
+        token_hash: &str,
+        password_hash: &str,
+    ) -> Result<Option<User>> {
         let row = sqlx::query(&format!(
             "UPDATE users SET password_hash = $1, setup_token_hash = NULL \
              WHERE setup_token_hash = $2 RETURNING {USER_COLUMNS_BARE}"
@@ -235,7 +241,12 @@ impl Db {
         Ok(done.rows_affected())
     }
 
-    pub async fn create_api_token(&self, user_id: i64, token_hash: &str, label: &str) -> Result<i64> {
+    pub async fn create_api_token(
+        &self,
+        user_id: i64,
+        token_hash: &str,
+        label: &str,
+    ) -> Result<i64> {
         let id = new_id()?;
         sqlx::query(
             "INSERT INTO api_tokens (id, user_id, token_hash, label, created_at) \
@@ -266,10 +277,12 @@ impl Db {
     }
 
     pub async fn user_by_id(&self, id: i64) -> Result<Option<User>> {
-        let row = sqlx::query(&format!("SELECT {USER_COLUMNS} FROM users u WHERE u.id = $1"))
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?;
+        let row = sqlx::query(&format!(
+            "SELECT {USER_COLUMNS} FROM users u WHERE u.id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
         row.as_ref().map(user).transpose()
     }
 

@@ -230,10 +230,12 @@ impl Db {
     }
 
     pub async fn version_by_id(&self, id: i64) -> Result<Option<Version>> {
-        let row = sqlx::query(&format!("SELECT {VERSION_COLUMNS} FROM bot_versions WHERE id = $1"))
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?;
+        let row = sqlx::query(&format!(
+            "SELECT {VERSION_COLUMNS} FROM bot_versions WHERE id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
         row.as_ref().map(version).transpose()
     }
 
@@ -271,7 +273,12 @@ impl Db {
     }
 
     /// Extends a build lease; false if the lease is no longer this builder's.
-    pub async fn renew_build(&self, version_id: i64, lease_token: &str, lease_ms: i64) -> Result<bool> {
+    pub async fn renew_build(
+        &self,
+        version_id: i64,
+        lease_token: &str,
+        lease_ms: i64,
+    ) -> Result<bool> {
         let done = sqlx::query(
             "UPDATE bot_versions SET build_lease_expires_at = $1 \
              WHERE id = $2 AND state = 'building' AND build_lease_token = $3",

@@ -109,8 +109,14 @@ pub async fn create_token(
     } else {
         request.label.as_str()
     };
-    let token = new_token(&state, &user, label).await.map_err(WebError::api)?;
-    Ok((StatusCode::CREATED, Json(serde_json::json!({ "token": token }))).into_response())
+    let token = new_token(&state, &user, label)
+        .await
+        .map_err(WebError::api)?;
+    Ok((
+        StatusCode::CREATED,
+        Json(serde_json::json!({ "token": token })),
+    )
+        .into_response())
 }
 
 pub async fn me(ApiUser(user): ApiUser) -> Json<serde_json::Value> {
@@ -126,7 +132,12 @@ pub async fn my_bots(
     ApiUser(user): ApiUser,
 ) -> Result<Json<serde_json::Value>, WebError> {
     let mut bots = Vec::new();
-    for bot in state.db.bots_of(user.id).await.map_err(|e| WebError::from(e).api())? {
+    for bot in state
+        .db
+        .bots_of(user.id)
+        .await
+        .map_err(|e| WebError::from(e).api())?
+    {
         let versions: Vec<VersionSummary> = state
             .db
             .versions_of(bot.id)
@@ -152,10 +163,9 @@ pub async fn upload(
         .check_all(&[&format!("ip:{ip}"), &format!("user:{}", user.id)])
         .map_err(|w| WebError::too_many(w).api())?;
     let form = read_upload(multipart).await.map_err(WebError::api)?;
-    let (file_name, bytes) = form
-        .file
-        .clone()
-        .ok_or_else(|| WebError::bad_request("send the bot as a multipart field named file").api())?;
+    let (file_name, bytes) = form.file.clone().ok_or_else(|| {
+        WebError::bad_request("send the bot as a multipart field named file").api()
+    })?;
     let (bot, version) = state
         .submissions
         .submit(&user, &name, form.field("language"), &file_name, bytes)

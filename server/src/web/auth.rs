@@ -186,9 +186,8 @@ impl FromRequestParts<Shared> for ApiUser {
     type Rejection = WebError;
 
     async fn from_request_parts(parts: &mut Parts, state: &Shared) -> Result<Self, WebError> {
-        let missing = || {
-            WebError::unauthorized("send an API token: Authorization: Bearer TOKEN").api()
-        };
+        let missing =
+            || WebError::unauthorized("send an API token: Authorization: Bearer TOKEN").api();
         let value = parts
             .headers
             .get(header::AUTHORIZATION)
@@ -224,9 +223,23 @@ mod tests {
         let host = ("host", "contest.example:8080");
         assert!(check_origin(&headers(&[host])).is_ok(), "no Origin: curl");
         assert!(check_origin(&headers(&[host, ("origin", "http://contest.example:8080")])).is_ok());
-        assert!(check_origin(&headers(&[host, ("origin", "https://contest.example:8080")])).is_ok());
-        for bad in ["http://evil.example", "http://contest.example", "null", "contest.example:8080"] {
-            assert!(check_origin(&headers(&[host, ("origin", bad)])).is_err(), "{bad}");
+        assert!(
+            check_origin(&headers(&[
+                host,
+                ("origin", "https://contest.example:8080")
+            ]))
+            .is_ok()
+        );
+        for bad in [
+            "http://evil.example",
+            "http://contest.example",
+            "null",
+            "contest.example:8080",
+        ] {
+            assert!(
+                check_origin(&headers(&[host, ("origin", bad)])).is_err(),
+                "{bad}"
+            );
         }
         assert!(check_origin(&headers(&[host, ("sec-fetch-site", "cross-site")])).is_err());
         assert!(check_origin(&headers(&[host, ("sec-fetch-site", "same-origin")])).is_ok());

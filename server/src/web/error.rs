@@ -55,7 +55,10 @@ impl WebError {
     pub fn too_many(wait: Duration) -> WebError {
         let mut e = WebError::new(
             StatusCode::TOO_MANY_REQUESTS,
-            format!("too many attempts; try again in {} s", wait.as_secs().max(1)),
+            format!(
+                "too many attempts; try again in {} s",
+                wait.as_secs().max(1)
+            ),
         );
         e.retry_after = Some(wait);
         e

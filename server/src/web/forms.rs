@@ -48,7 +48,9 @@ pub async fn read_upload(mut multipart: Multipart) -> Result<UploadForm, WebErro
         } else {
             let text = field.text().await.map_err(failed)?;
             if text.len() > MAX_FIELD {
-                return Err(WebError::bad_request(format!("the field {name:?} is too long")));
+                return Err(WebError::bad_request(format!(
+                    "the field {name:?} is too long"
+                )));
             }
             form.fields.insert(name, text);
         }

@@ -45,7 +45,10 @@ pub fn page(contest: &str, title: &str, viewer: Option<Viewer<'_>>, body: &str) 
 
 /// The hidden form field carrying the session's CSRF token.
 pub fn csrf_field(token: &str) -> String {
-    format!("<input type=\"hidden\" name=\"csrf\" value=\"{}\">", esc(token))
+    format!(
+        "<input type=\"hidden\" name=\"csrf\" value=\"{}\">",
+        esc(token)
+    )
 }
 
 /// A message box (an error above a form).
@@ -55,6 +58,21 @@ pub fn notice(message: &str) -> String {
     } else {
         format!("<p class=\"notice\">{}</p>", esc(message))
     }
+}
+
+/// A size in bytes, in words: `512 bytes`, `64 KiB`, `1 MiB`, `1.5 MiB`.
+pub fn bytes(n: u64) -> String {
+    const KIB: u64 = 1024;
+    const MIB: u64 = 1024 * 1024;
+    let (value, unit) = if n >= MIB {
+        (n as f64 / MIB as f64, "MiB")
+    } else if n >= KIB {
+        (n as f64 / KIB as f64, "KiB")
+    } else {
+        return format!("{n} bytes");
+    };
+    let text = format!("{value:.1}");
+    format!("{} {unit}", text.strip_suffix(".0").unwrap_or(&text))
 }
 
 /// A time in milliseconds since the epoch as `YYYY-MM-DD HH:MM UTC`.
@@ -89,6 +107,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn sizes() {
+        assert_eq!(bytes(0), "0 bytes");
+        assert_eq!(bytes(4096), "4 KiB");
+        assert_eq!(bytes(1 << 20), "1 MiB");
+        assert_eq!(bytes(3 << 19), "1.5 MiB");
+    }
+
+    #[test]
     fn times() {
         assert_eq!(time(0), "1970-01-01 00:00 UTC");
         assert_eq!(time(951_782_400_000), "2000-02-29 00:00 UTC");
@@ -113,7 +139,10 @@ mod tests {
             }),
             "",
         );
-        assert!(!text.contains("<script>") && !text.contains("<b>"), "{text}");
+        assert!(
+            !text.contains("<script>") && !text.contains("<b>"),
+            "{text}"
+        );
         assert!(text.contains("a&lt;script&gt;") && text.contains("value=\"&quot;x\""));
     }
 }

@@ -60,12 +60,12 @@ pub async fn home(State(state): State<Shared>, headers: HeaderMap) -> Result<Res
     let body = format!(
         "<section class=\"panel\"><h2>The contest</h2>\
          <p>Game: <b>{}</b>, {} seats. Languages: {}.</p>\
-         <p>Uploads: one source file or a .zip / .tar.gz archive of at most {} bytes; \
+         <p>Uploads: one source file or a .zip / .tar.gz archive of at most {}; \
          every decision within {} ms (plus a bank of {} ms).</p>{join}</section>",
         esc(c.settings.variant.name()),
         c.seats,
         esc(&languages.join(", ")),
-        c.uploads.max_bytes,
+        html::bytes(c.uploads.max_bytes),
         c.time.decision_ms,
         c.time.bank_ms,
     );
@@ -139,7 +139,12 @@ pub async fn login(
         }
         None => Ok((
             StatusCode::UNAUTHORIZED,
-            render(&state, "Log in", None, &login_body("Wrong name or password.", &form.name)),
+            render(
+                &state,
+                "Log in",
+                None,
+                &login_body("Wrong name or password.", &form.name),
+            ),
         )
             .into_response()),
     }
@@ -182,7 +187,10 @@ pub struct RegisterForm {
 }
 
 /// Hashes a new password off the async threads, after checking it and its confirmation.
-async fn new_password_hash(password: &str, confirm: &str) -> Result<Result<String, String>, WebError> {
+async fn new_password_hash(
+    password: &str,
+    confirm: &str,
+) -> Result<Result<String, String>, WebError> {
     if let Err(why) = check_new_password(password) {
         return Ok(Err(why));
     }
@@ -216,12 +224,19 @@ pub async fn register(
     let again = |message: &str| {
         Ok((
             StatusCode::UNPROCESSABLE_ENTITY,
-            render(&state, "Sign up", None, &register_body(message, name, display)),
+            render(
+                &state,
+                "Sign up",
+                None,
+                &register_body(message, name, display),
+            ),
         )
             .into_response())
     };
     if !valid_login_name(name) {
-        return again("A login name is 1 to 32 of a-z, 0-9, _ . -, starting with a letter or digit.");
+        return again(
+            "A login name is 1 to 32 of a-z, 0-9, _ . -, starting with a letter or digit.",
+        );
     }
     if !valid_display_name(display) {
         return again("A display name is 1 to 100 printable characters.");
@@ -230,7 +245,11 @@ pub async fn register(
         Ok(h) => h,
         Err(why) => return again(&format!("Password: {why}.")),
     };
-    match state.db.create_user(name, display, Some(&hash), None, false).await {
+    match state
+        .db
+        .create_user(name, display, Some(&hash), None, false)
+        .await
+    {
         Ok(user) => {
             let cookie = auth::start_session(&state, &user).await?;
             Ok(redirect_with_cookie("/bots", cookie))
@@ -279,7 +298,12 @@ pub async fn setup_form(
         .user_by_setup_token(&secret_digest(&token))
         .await?
         .ok_or_else(used_link)?;
-    Ok(render(&state, "Set up", None, &setup_body("", &user, &token)))
+    Ok(render(
+        &state,
+        "Set up",
+        None,
+        &setup_body("", &user, &token),
+    ))
 }
 
 #[derive(Deserialize)]
@@ -313,7 +337,10 @@ pub async fn setup(
         Ok(h) => h,
         Err(why) => {
             let body = setup_body(&format!("Password: {why}."), &user, &form.token);
-            return Ok((StatusCode::UNPROCESSABLE_ENTITY, render(&state, "Set up", None, &body))
+            return Ok((
+                StatusCode::UNPROCESSABLE_ENTITY,
+                render(&state, "Set up", None, &body),
+            )
                 .into_response());
         }
     };
@@ -361,7 +388,11 @@ pub async fn my_bots(State(state): State<Shared>, headers: HeaderMap) -> Respons
     }
 }
 
-async fn my_bots_body(state: &Shared, session: &Session, message: &str) -> Result<String, WebError> {
+async fn my_bots_body(
+    state: &Shared,
+    session: &Session,
+    message: &str,
+) -> Result<String, WebError> {
     let user = session.user();
     let bots = state.db.bots_of(user.id).await?;
     let mut body = String::new();
@@ -405,7 +436,7 @@ async fn my_bots_body(state: &Shared, session: &Session, message: &str) -> Resul
     body.push_str(&format!(
         "<section class=\"panel\"><h2>Upload a version</h2>\
          <p class=\"muted\">A new bot name creates a bot (at most {} per account); an existing one gets a new version. \
-         One source file, or a .zip / .tar.gz archive, at most {} bytes.</p>\
+         One source file, or a .zip / .tar.gz archive, at most {}.</p>\
          <form method=\"post\" action=\"/bots/upload\" enctype=\"multipart/form-data\" class=\"stack\">{}\
          <label>Bot name <input name=\"bot\" list=\"my-bots\" required maxlength=\"32\"></label>\
          <datalist id=\"my-bots\">{datalist}</datalist>\
@@ -413,7 +444,7 @@ async fn my_bots_body(state: &Shared, session: &Session, message: &str) -> Resul
          <label>File <input type=\"file\" name=\"file\" required></label>\
          <button type=\"submit\">Upload</button></form></section>",
         state.submissions.policy().bots_per_user,
-        state.submissions.policy().max_bytes,
+        html::bytes(state.submissions.policy().max_bytes),
         csrf_field(&session.record.csrf_token)
     ));
 
@@ -460,7 +491,9 @@ pub async fn upload(
             // Shown above the form, which keeps what the page had.
             let status = e.status;
             match my_bots_body(&state, &session, &format!("Upload refused: {}", e.message)).await {
-                Ok(body) => (status, render(&state, "My bots", Some(&session), &body)).into_response(),
+                Ok(body) => {
+                    (status, render(&state, "My bots", Some(&session), &body)).into_response()
+                }
                 Err(e) => e.into_response(),
             }
         }
@@ -489,7 +522,13 @@ async fn upload_inner(
         .ok_or_else(|| WebError::bad_request("choose a file to upload"))?;
     Ok(state
         .submissions
-        .submit(user, form.field("bot").trim(), form.field("language"), &file_name, bytes)
+        .submit(
+            user,
+            form.field("bot").trim(),
+            form.field("language"),
+            &file_name,
+            bytes,
+        )
         .await?)
 }
 
@@ -638,7 +677,9 @@ pub struct TokenForm {
 pub async fn new_token(state: &Shared, user: &User, label: &str) -> Result<String, WebError> {
     let label = label.trim();
     if !valid_display_name(label) {
-        return Err(WebError::bad_request("a token's label is 1 to 100 printable characters"));
+        return Err(WebError::bad_request(
+            "a token's label is 1 to 100 printable characters",
+        ));
     }
     if state.db.api_tokens_of(user.id).await?.len() >= 20 {
         return Err(WebError::new(
@@ -647,7 +688,10 @@ pub async fn new_token(state: &Shared, user: &User, label: &str) -> Result<Strin
         ));
     }
     let secret = Secret::new()?;
-    state.db.create_api_token(user.id, &secret.digest, label).await?;
+    state
+        .db
+        .create_api_token(user.id, &secret.digest, label)
+        .await?;
     Ok(secret.token)
 }
 
