@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use server::serve::{ServeOptions, serve};
+use server::serve::{ServeOptions, new_setup_link, serve};
 
 /// Serves a contest: accounts, bot uploads, (later) the ladder.
 #[derive(Parser, Debug)]
@@ -22,6 +22,10 @@ struct Args {
     /// Address and port to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     listen: SocketAddr,
+    /// Instead of serving: give the account NAME a new one-time setup link (appended to
+    /// setup-tokens.txt in the data directory), e.g. for a forgotten password.
+    #[arg(long, value_name = "NAME")]
+    new_setup_link: Option<String>,
 }
 
 fn main() -> ExitCode {
@@ -40,12 +44,17 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let options = ServeOptions {
-        contest: args.contest,
-        db: args.db,
-        listen: args.listen,
+    let result = match &args.new_setup_link {
+        Some(name) => runtime
+            .block_on(new_setup_link(&args.contest, args.db.as_deref(), name))
+            .map(|file| eprintln!("a new setup link for {name} is in {}", file.display())),
+        None => runtime.block_on(serve(ServeOptions {
+            contest: args.contest,
+            db: args.db,
+            listen: args.listen,
+        })),
     };
-    match runtime.block_on(serve(options)) {
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("arena-server: {e:#}");

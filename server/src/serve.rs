@@ -31,8 +31,13 @@ pub async fn prepare(
     let data = contest.data_dir.clone();
     if !data.exists() {
         // The database (password hashes) and the uploads (participants' code) are private.
+        // Only the data directory itself: its parents (e.g. a shared `out/`) keep the usual
+        // mode.
+        if let Some(parent) = data.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("cannot create {}", parent.display()))?;
+        }
         let mut builder = std::fs::DirBuilder::new();
-        builder.recursive(true);
         #[cfg(unix)]
         std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
         builder
@@ -45,6 +50,8 @@ pub async fn prepare(
     let db = Db::open(&url)
         .await
         .with_context(|| format!("cannot open the database {}", redact(&url)))?;
+    // Computed once here rather than by the first login, on an async thread.
+    tokio::task::spawn_blocking(crate::accounts::passwords::dummy_hash).await?;
     let tokens = provision(&db, &contest).await?;
     let mut notes = Vec::new();
     if !tokens.is_empty() {
@@ -64,6 +71,33 @@ pub async fn prepare(
     )
     .with_context(|| format!("cannot prepare {}", data.join("uploads").display()))?;
     Ok((AppState::new(Arc::new(contest), db, submissions), notes))
+}
+
+/// Gives an existing account a new one-time setup link (a student lost theirs, or forgot
+/// the password: the link sets a new one). The link is appended to `setup-tokens.txt`;
+/// returns that file. Safe while the server runs.
+pub async fn new_setup_link(
+    contest: &std::path::Path,
+    db_url: Option<&str>,
+    name: &str,
+) -> anyhow::Result<PathBuf> {
+    let contest = Contest::load(contest)?;
+    let data = contest.data_dir.clone();
+    let (state, _) = prepare(contest, db_url).await?;
+    let user = state
+        .db
+        .user_by_name(name)
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("there is no account named {name:?}"))?;
+    let secret = crate::accounts::Secret::new()?;
+    state.db.set_setup_token(user.id, &secret.digest).await?;
+    let token = crate::accounts::provision::SetupToken {
+        name: user.name,
+        token: secret.token,
+    };
+    let file = write_setup_tokens(&data, &[token])?;
+    state.db.close().await;
+    Ok(file)
 }
 
 /// A database URL without its password, for messages.

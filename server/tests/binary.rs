@@ -100,6 +100,14 @@ fn serves_and_keeps_everything_across_a_sigkill() {
     assert!(body.contains("bin"));
     let links = std::fs::read_to_string(dir.path().join("data/setup-tokens.txt")).unwrap();
     assert!(links.starts_with("organizer /setup/"), "{links}");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(dir.path().join("data"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o700, "the data directory is private");
+    }
 
     let form = b"name=zoe&password=pass-word-1&confirm=pass-word-1";
     let (status, head, _) = request(
@@ -179,4 +187,38 @@ fn a_bad_contest_file_exits_2_naming_the_line_and_field() {
         stderr.contains("c.toml:3: field `uploads.max_bytes`"),
         "{stderr}"
     );
+}
+
+#[test]
+fn an_organizer_can_give_an_account_a_new_setup_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let contest = contest_file(dir.path());
+    let run = |name: &str| {
+        Command::new(env!("CARGO_BIN_EXE_arena-server"))
+            .arg(&contest)
+            .args(["--new-setup-link", name])
+            .output()
+            .unwrap()
+    };
+    // The first run makes the organizer's account (and its first link), then a second link.
+    let out = run("organizer");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let links = std::fs::read_to_string(dir.path().join("data/setup-tokens.txt")).unwrap();
+    let lines: Vec<&str> = links.lines().collect();
+    assert_eq!(lines.len(), 2, "{links}");
+    assert!(lines.iter().all(|l| l.starts_with("organizer /setup/")));
+    assert_ne!(lines[0], lines[1]);
+    // Only the newest link works.
+    let server = start(&contest);
+    let (old, _, _) = request(&server.address, "GET", &lines[0][10..], &[], b"");
+    let (new, _, _) = request(&server.address, "GET", &lines[1][10..], &[], b"");
+    assert_eq!((old, new), (404, 200));
+    drop(server);
+    let out = run("nobody");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no account named \"nobody\""));
 }

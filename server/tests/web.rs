@@ -392,6 +392,36 @@ async fn sign_up_log_in_log_out_with_safe_cookies() {
 }
 
 #[tokio::test]
+async fn secure_cookies_take_the_host_prefix() {
+    let t = common::TestDb::sqlite().await;
+    let app = app_on(&t, "[accounts]\nsecure_cookies = true\n").await;
+    let a = app
+        .post_form(
+            "/register",
+            &[
+                ("name", "sam"),
+                ("password", "pass-word-1"),
+                ("confirm", "pass-word-1"),
+            ],
+            None,
+            Some(ORIGIN),
+        )
+        .await;
+    let set = a.headers[header::SET_COOKIE].to_str().unwrap();
+    assert!(set.starts_with("__Host-arena_session="), "{set}");
+    assert!(set.ends_with("; Secure"), "{set}");
+    let cookie = a.cookie().unwrap();
+    assert_eq!(app.get("/bots", Some(&cookie)).await.status, StatusCode::OK);
+    // The plain name is not accepted in its place.
+    let plain = cookie.replacen("__Host-", "", 1);
+    assert_eq!(
+        app.get("/bots", Some(&plain)).await.status,
+        StatusCode::SEE_OTHER
+    );
+    t.cleanup().await;
+}
+
+#[tokio::test]
 async fn cross_site_forms_are_refused() {
     let t = common::TestDb::sqlite().await;
     let app = app_on(&t, "").await;

@@ -53,6 +53,31 @@ pub fn verify_password(password: &str, phc: &str) -> bool {
     }
 }
 
+/// At most this many hashes at once: each takes 19 MiB and a core for tens of milliseconds,
+/// so a flood of logins from many addresses (which the per-address limits let through) queues
+/// here instead of exhausting memory.
+static HASHING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(4);
+
+/// [`hash_password`] on a blocking thread, at most [`HASHING`] at once.
+pub async fn hash_password_async(password: &str) -> Result<String, String> {
+    let _permit = HASHING.acquire().await.map_err(|e| e.to_string())?;
+    let password = password.to_string();
+    tokio::task::spawn_blocking(move || hash_password(&password))
+        .await
+        .map_err(|e| e.to_string())?
+}
+
+/// [`verify_password`] on a blocking thread, at most [`HASHING`] at once.
+pub async fn verify_password_async(password: &str, phc: &str) -> bool {
+    let Ok(_permit) = HASHING.acquire().await else {
+        return false;
+    };
+    let (password, phc) = (password.to_string(), phc.to_string());
+    tokio::task::spawn_blocking(move || verify_password(&password, &phc))
+        .await
+        .unwrap_or(false)
+}
+
 /// A hash of no one's password, verified against when a login names an unknown account, so
 /// that the answer takes as long as for a known one (no enumeration of names by timing).
 pub fn dummy_hash() -> &'static str {

@@ -12,9 +12,9 @@ use super::auth::{self, ClientIp, Session};
 use super::forms::read_upload;
 use super::html::{self, Viewer, csrf_field, esc, notice};
 use super::{Shared, WebError};
-use crate::accounts::passwords::dummy_hash;
+use crate::accounts::passwords::{dummy_hash, hash_password_async, verify_password_async};
 use crate::accounts::roster::valid_display_name;
-use crate::accounts::{Secret, check_new_password, hash_password, verify_password};
+use crate::accounts::{Secret, check_new_password};
 use crate::config::{Registration, valid_login_name};
 use crate::storage::{Bot, StorageError, User, Version, secret_digest};
 
@@ -103,7 +103,13 @@ pub async fn authenticate(
     password: &str,
 ) -> Result<Option<User>, WebError> {
     let ip_key = format!("ip:{ip}");
-    let account_key = format!("login:{name}");
+    // Only real login names become keys: arbitrary strings would let one client fill the
+    // limiter's memory with long keys.
+    let account_key = if valid_login_name(name) {
+        format!("login:{name}")
+    } else {
+        "login:(invalid)".to_string()
+    };
     state
         .login_limiter
         .check_all(&[&ip_key, &account_key])
@@ -118,10 +124,7 @@ pub async fn authenticate(
         // Unknown name, or an account not set up yet: the same work and the same answer.
         _ => (None, dummy_hash().to_string()),
     };
-    let password = password.to_string();
-    let ok = tokio::task::spawn_blocking(move || verify_password(&password, &hash))
-        .await
-        .map_err(WebError::internal)?;
+    let ok = verify_password_async(password, &hash).await;
     Ok(user.filter(|_| ok))
 }
 
@@ -197,11 +200,10 @@ async fn new_password_hash(
     if password != confirm {
         return Ok(Err("the two passwords differ".into()));
     }
-    let password = password.to_string();
-    let hashed = tokio::task::spawn_blocking(move || hash_password(&password))
+    hash_password_async(password)
         .await
-        .map_err(WebError::internal)?;
-    hashed.map(Ok).map_err(WebError::internal)
+        .map(Ok)
+        .map_err(WebError::internal)
 }
 
 pub async fn register(
