@@ -300,6 +300,26 @@ on_both!(builds_are_claimed_once_and_finish_with_the_lease, |t| {
     );
 });
 
+on_both!(concurrent_builders_claim_distinct_versions, |t| {
+    let db = &t.db;
+    let u = user(db, "kim").await;
+    let bot = db.create_bot(u.id, "k").await.unwrap();
+    let mut ids = Vec::new();
+    for _ in 0..6 {
+        ids.push(version(db, bot.id).await.id);
+    }
+    // Six builders at once (PostgreSQL: SKIP LOCKED; SQLite: one writer at a time).
+    let claims = futures::future::join_all((0..6).map(|_| db.claim_build(60_000))).await;
+    let mut claimed: Vec<i64> = claims
+        .into_iter()
+        .map(|c| c.unwrap().expect("a version for every builder").version.id)
+        .collect();
+    claimed.sort();
+    ids.sort();
+    assert_eq!(claimed, ids, "each version claimed exactly once");
+    assert!(db.claim_build(60_000).await.unwrap().is_none());
+});
+
 on_both!(expired_build_leases_are_requeued_then_failed, |t| {
     let db = &t.db;
     let u = user(db, "hal").await;

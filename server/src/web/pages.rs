@@ -591,7 +591,7 @@ pub async fn version_page(
         };
         let body = format!(
             "<section class=\"panel\"><h2>{} v{}</h2>\
-             <p>{} · {} · uploaded {} · {} files, {} bytes · sha256 <code>{}</code></p>\
+             <p>{} · {} · uploaded {} · {} · sha256 <code>{}</code></p>\
              <p>State: {}</p>{}{}</section>\
              <section class=\"panel\"><h2>Files</h2><table class=\"list\"><tr><th>Path</th><th>Bytes</th></tr>{list}</table></section>",
             esc(&bot.name),
@@ -599,8 +599,10 @@ pub async fn version_page(
             esc(&v.language),
             esc(&v.source_name),
             html::time(v.created_at),
-            v.file_count,
-            v.unpacked_bytes,
+            match v.file_count {
+                1 => format!("1 file, {}", html::bytes(v.unpacked_bytes.max(0) as u64)),
+                n => format!("{n} files, {}", html::bytes(v.unpacked_bytes.max(0) as u64)),
+            },
             esc(&v.source_sha256),
             state_badge(v.state),
             log("Build log", &v.build_log),
