@@ -244,6 +244,8 @@ impl Db {
     pub async fn claim_build(&self, lease_ms: i64) -> Result<Option<BuildClaim>> {
         let token = random_hex(16)?;
         let now = now_ms();
+        // Oldest first; uploads in the same millisecond by bot and version number (ids are
+        // random, so they cannot break the tie).
         // PostgreSQL: concurrent builders skip each other's locked row instead of queueing
         // behind it. SQLite has one writer at a time, so the plain subquery is already
         // exclusive. Both re-check the state in the outer WHERE.
@@ -255,7 +257,7 @@ impl Db {
             "UPDATE bot_versions SET state = 'building', build_lease_token = $1, \
              build_lease_expires_at = $2, build_attempt = build_attempt + 1, updated_at = $3 \
              WHERE state = 'uploaded' AND id = (SELECT id FROM bot_versions \
-             WHERE state = 'uploaded' ORDER BY created_at, id LIMIT 1{lock}) \
+             WHERE state = 'uploaded' ORDER BY created_at, bot_id, number LIMIT 1{lock}) \
              RETURNING {VERSION_COLUMNS}"
         ))
         .bind(&token)
