@@ -979,3 +979,25 @@ async fn uploads_are_rate_limited_in_memory_and_per_hour() {
     }
     t.cleanup().await;
 }
+
+#[tokio::test]
+async fn an_interrupted_upload_is_swept_at_start_and_versions_stay() {
+    let t = common::TestDb::sqlite().await;
+    let dir = tempfile::tempdir().unwrap();
+    let uploads = dir.path().join("uploads");
+    std::fs::create_dir_all(uploads.join("123.partial/src")).unwrap();
+    std::fs::write(uploads.join("123.partial/src/half.py"), "pri").unwrap();
+    std::fs::create_dir_all(uploads.join("456")).unwrap();
+    std::fs::write(uploads.join("456/bot.py"), "print(1)").unwrap();
+    let contest = Contest::parse("game = \"classic\"\n", Path::new("c.toml"), dir.path()).unwrap();
+    Submissions::new(
+        t.db.clone(),
+        uploads.clone(),
+        contest.uploads,
+        contest.languages,
+    )
+    .unwrap();
+    assert!(!uploads.join("123.partial").exists());
+    assert!(uploads.join("456/bot.py").exists());
+    t.cleanup().await;
+}

@@ -78,19 +78,20 @@ impl From<StorageError> for WebError {
 
 impl From<SubmitError> for WebError {
     fn from(e: SubmitError) -> Self {
+        use crate::ladder::unpack::UnpackError;
         let status = match &e {
+            // The server's own disk or database failed: not the participant's doing.
+            SubmitError::Storage(_)
+            | SubmitError::Io(_)
+            | SubmitError::Unpack(UnpackError::Io(_)) => {
+                return WebError::internal(e);
+            }
             SubmitError::BadBotName | SubmitError::Language(..) | SubmitError::Unpack(_) => {
-                match &e {
-                    SubmitError::Unpack(crate::ladder::unpack::UnpackError::Io(io)) => {
-                        return WebError::internal(io);
-                    }
-                    _ => StatusCode::UNPROCESSABLE_ENTITY,
-                }
+                StatusCode::UNPROCESSABLE_ENTITY
             }
             SubmitError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             SubmitError::NameTaken(_) | SubmitError::TooManyBots(_) => StatusCode::CONFLICT,
             SubmitError::TooOften(_) => StatusCode::TOO_MANY_REQUESTS,
-            SubmitError::Storage(_) | SubmitError::Io(_) => return WebError::internal(e),
         };
         WebError::new(status, e.to_string())
     }
