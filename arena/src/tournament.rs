@@ -7,6 +7,7 @@ pub mod output;
 pub mod results;
 pub mod runner;
 pub mod schedule;
+pub mod sections;
 pub mod slots;
 mod toml_error;
 

@@ -10,11 +10,12 @@ use std::fmt;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use protocol::{SequenceOrder, Settings, TimeLimits, Variant};
+use protocol::{Settings, TimeLimits, Variant};
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
 use super::command::RawCommand;
+use super::sections::{self, LimitsSection, SectionError, TableSection, TimeSection, line_of};
 use crate::bot::{Limits, SandboxLevel};
 
 /// A mistake in a tournament file.
@@ -93,49 +94,16 @@ struct RawFile {
     candidates: Option<Spanned<Vec<String>>>,
     bot_seeds: Option<Spanned<String>>,
     #[serde(default)]
-    table: RawTable,
+    table: TableSection,
     #[serde(default)]
-    time: RawTime,
+    time: TimeSection,
     #[serde(default)]
-    limits: RawLimits,
+    limits: LimitsSection,
     sprt: Option<RawSprt>,
     #[serde(default)]
     grading: Option<Spanned<RawGrading>>,
     #[serde(default, rename = "bot")]
     bots: Vec<Spanned<RawBot>>,
-}
-
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawTable {
-    boot: Option<u64>,
-    max_stake: Option<u64>,
-    pot_limit: Option<u64>,
-    sideshow: Option<bool>,
-    sequence_order: Option<Spanned<String>>,
-    blind_limit: Option<u32>,
-    swap_cost: Option<u64>,
-    max_turns: Option<u32>,
-}
-
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawTime {
-    startup_ms: Option<Spanned<u64>>,
-    decision_ms: Option<Spanned<u64>>,
-    bank_ms: Option<Spanned<u64>>,
-}
-
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawLimits {
-    memory_mb: Option<Spanned<u64>>,
-    cpu_seconds: Option<Spanned<u64>>,
-    file_size_mb: Option<Spanned<u64>>,
-    open_files: Option<Spanned<u64>>,
-    processes: Option<Spanned<u64>>,
-    disk_mb: Option<Spanned<u64>>,
-    max_log_kb: Option<Spanned<u64>>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -326,30 +294,13 @@ impl Tournament {
                 }
             },
         };
-        let mut settings = Settings::new(variant);
-        let t = &raw.table;
-        settings.boot = t.boot.unwrap_or(settings.boot);
-        settings.max_stake = t.max_stake.unwrap_or(settings.max_stake);
-        settings.pot_limit = t.pot_limit.unwrap_or(settings.pot_limit);
-        settings.sideshow = t.sideshow.unwrap_or(settings.sideshow);
-        settings.blind_limit = t.blind_limit.unwrap_or(settings.blind_limit);
-        settings.swap_cost = t.swap_cost.unwrap_or(settings.swap_cost);
-        settings.max_turns = t.max_turns.unwrap_or(settings.max_turns);
-        if let Some(order) = &t.sequence_order {
-            settings.sequence_order = order
-                .get_ref()
-                .parse::<SequenceOrder>()
-                .map_err(|m| err(Some(order.span()), Some("table.sequence_order"), m))?;
-        }
         let seats = raw.seats.as_ref().map(|s| *s.get_ref()).unwrap_or(2);
         let seats_span = raw.seats.as_ref().map(|s| s.span());
-        settings.validate(seats).map_err(|e| {
-            let field = match &e {
-                rules::SettingsError::Field(name, _) => format!("table.{name}"),
-                rules::SettingsError::Seats { .. } => "seats".to_string(),
-            };
-            err(seats_span.clone(), Some(&field), e.to_string())
-        })?;
+        let section_err = |e: SectionError| err(e.span, Some(&e.field), e.message);
+        let settings = raw
+            .table
+            .settings(variant, seats, seats_span)
+            .map_err(section_err)?;
         let hands = raw.hands.as_ref().map(|h| *h.get_ref()).unwrap_or(100);
         if hands == 0 {
             return Err(err(
@@ -366,77 +317,10 @@ impl Tournament {
                 "must be at least 1".into(),
             ));
         }
-        let sandbox = match &raw.sandbox {
-            None => crate::bot::default_level(),
-            Some(s) => match s.get_ref().as_str() {
-                "none" => SandboxLevel::None,
-                "limits" => SandboxLevel::Limits,
-                "bwrap" => SandboxLevel::Bwrap,
-                other => {
-                    return Err(err(
-                        Some(s.span()),
-                        Some("sandbox"),
-                        format!(
-                            "unknown sandbox {}; expected none, limits or bwrap",
-                            crate::quote::quoted(other)
-                        ),
-                    ));
-                }
-            },
-        };
-        // A value where 0 makes no sense (no time to start, no memory, no processes) is
-        // refused here, naming it, rather than failing every match of the tournament.
-        let positive = |value: &Option<Spanned<u64>>, field: &str, default: u64| match value {
-            None => Ok(default),
-            Some(v) if *v.get_ref() == 0 => Err(err(
-                Some(v.span()),
-                Some(field),
-                "must be at least 1".into(),
-            )),
-            Some(v) => Ok(*v.get_ref()),
-        };
-        let defaults = crate::referee::MatchConfig::DEFAULT_TIME;
-        let time = TimeLimits {
-            startup_ms: positive(&raw.time.startup_ms, "time.startup_ms", defaults.startup_ms)?,
-            decision_ms: raw
-                .time
-                .decision_ms
-                .as_ref()
-                .map_or(defaults.decision_ms, |v| *v.get_ref()),
-            bank_ms: raw
-                .time
-                .bank_ms
-                .as_ref()
-                .map_or(defaults.bank_ms, |v| *v.get_ref()),
-        };
-        if time.decision_ms == 0 && time.bank_ms == 0 {
-            let span = raw.time.decision_ms.as_ref().map(|v| v.span());
-            return Err(err(
-                span,
-                Some("time.decision_ms"),
-                "is 0 and so is time.bank_ms: no bot could ever answer in time".into(),
-            ));
-        }
-        let l = &raw.limits;
-        let limits = Limits {
-            cpu_seconds: Some(positive(&l.cpu_seconds, "limits.cpu_seconds", 600)?),
-            memory_bytes: Some(positive(&l.memory_mb, "limits.memory_mb", 2048)? << 20),
-            file_size_bytes: Some(positive(&l.file_size_mb, "limits.file_size_mb", 64)? << 20),
-            open_files: Some(positive(&l.open_files, "limits.open_files", 256)?),
-            processes: Some(positive(&l.processes, "limits.processes", 256)?),
-            disk_bytes: Some(positive(&l.disk_mb, "limits.disk_mb", 256)? << 20),
-        };
-        let max_log_kb = match &raw.limits.max_log_kb {
-            None => default_max_log_kb(),
-            Some(kb) if *kb.get_ref() == 0 => {
-                return Err(err(
-                    Some(kb.span()),
-                    Some("limits.max_log_kb"),
-                    "must be at least 1".into(),
-                ));
-            }
-            Some(kb) => *kb.get_ref(),
-        };
+        let sandbox = sections::sandbox_level(raw.sandbox.as_ref()).map_err(section_err)?;
+        let time = raw.time.time().map_err(section_err)?;
+        let limits = raw.limits.limits().map_err(section_err)?;
+        let max_log_kb = raw.limits.max_log_kb().map_err(section_err)?;
 
         let mut bots: Vec<BotEntry> = Vec::new();
         for bot in &raw.bots {
@@ -712,14 +596,6 @@ impl Tournament {
         }
         format!("{hash:016x}")
     }
-}
-
-fn line_of(text: &str, offset: usize) -> usize {
-    text[..offset.min(text.len())]
-        .bytes()
-        .filter(|&b| b == b'\n')
-        .count()
-        + 1
 }
 
 /// Why the program of a command cannot be run, if it cannot.

@@ -1,0 +1,15 @@
+//! The contest ladder server (`arena-server`, issue 15): an application on top of the arena
+//! library. Layers, each in its own module:
+//!
+//! - [`config`]: the contest file.
+//! - [`storage`]: every query and the migrations, for SQLite and PostgreSQL alike.
+//! - [`accounts`]: passwords, sessions, API tokens, rosters, rate limits.
+//! - [`ladder`]: submissions and their life (later: scheduling, ratings).
+//! - [`web`]: routes, pages, cookies and CSRF: HTTP only, no SQL.
+
+pub mod accounts;
+pub mod config;
+pub mod ladder;
+pub mod serve;
+pub mod storage;
+pub mod web;

@@ -1,0 +1,69 @@
+//! `arena-server CONTEST.toml [--db URL] [--listen ADDR]`: the contest ladder server. A
+//! separate binary so that the `arena` crate builds without sqlx; `arena serve` may hand over
+//! to it.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+use server::serve::{ServeOptions, new_setup_link, serve};
+
+/// Serves a contest: accounts, bot uploads, (later) the ladder.
+#[derive(Parser, Debug)]
+#[command(name = "arena-server", version)]
+struct Args {
+    /// The contest file (see tournaments/contest.toml).
+    contest: PathBuf,
+    /// The database: sqlite://FILE or postgres://USER:PASSWORD@HOST/DB. Default: contest.db
+    /// in the contest's data directory.
+    #[arg(long)]
+    db: Option<String>,
+    /// Address and port to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    listen: SocketAddr,
+    /// Instead of serving: give the account NAME a new one-time setup link (appended to
+    /// setup-tokens.txt in the data directory), e.g. for a forgotten password.
+    #[arg(long, value_name = "NAME")]
+    new_setup_link: Option<String>,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("arena-server: cannot start the runtime: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let result = match &args.new_setup_link {
+        Some(name) => runtime
+            .block_on(new_setup_link(&args.contest, args.db.as_deref(), name))
+            .map(|file| eprintln!("a new setup link for {name} is in {}", file.display())),
+        None => runtime.block_on(serve(ServeOptions {
+            contest: args.contest,
+            db: args.db,
+            listen: args.listen,
+        })),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("arena-server: {e:#}");
+            // 2 for a bad contest file, as the arena does for bad input; 1 otherwise.
+            if e.downcast_ref::<arena::tournament::ConfigError>().is_some() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::from(1)
+            }
+        }
+    }
+}

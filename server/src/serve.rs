@@ -1,0 +1,180 @@
+//! Starting the server: the contest file, the database, the accounts made at start, the
+//! routes, the listening socket.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+
+use crate::accounts::provision::{provision, write_setup_tokens};
+use crate::config::Contest;
+use crate::ladder::submissions::Submissions;
+use crate::storage::{Db, now_ms, sqlite_url};
+use crate::web::{self, AppState, Shared};
+
+/// What `arena-server` (later `arena serve`) is given.
+#[derive(Clone, Debug)]
+pub struct ServeOptions {
+    pub contest: PathBuf,
+    /// `sqlite://FILE` or `postgres://...`; default: `contest.db` in the data directory.
+    pub db: Option<String>,
+    pub listen: SocketAddr,
+}
+
+/// Opens everything a server needs, without listening yet (tests build routers from this).
+pub async fn prepare(
+    contest: Contest,
+    db_url: Option<&str>,
+) -> anyhow::Result<(Shared, Vec<String>)> {
+    let data = contest.data_dir.clone();
+    if !data.exists() {
+        // The database (password hashes) and the uploads (participants' code) are private.
+        // Only the data directory itself: its parents (e.g. a shared `out/`) keep the usual
+        // mode.
+        if let Some(parent) = data.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("cannot create {}", parent.display()))?;
+        }
+        let mut builder = std::fs::DirBuilder::new();
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        builder
+            .create(&data)
+            .with_context(|| format!("cannot create the data directory {}", data.display()))?;
+    }
+    let url = db_url
+        .map(str::to_string)
+        .unwrap_or_else(|| sqlite_url(&data.join("contest.db")));
+    let db = Db::open(&url)
+        .await
+        .with_context(|| format!("cannot open the database {}", redact(&url)))?;
+    // Computed once here rather than by the first login, on an async thread.
+    tokio::task::spawn_blocking(crate::accounts::passwords::dummy_hash).await?;
+    let tokens = provision(&db, &contest).await?;
+    let mut notes = Vec::new();
+    if !tokens.is_empty() {
+        let file = write_setup_tokens(&data, &tokens)?;
+        notes.push(format!(
+            "{} new account(s); their one-time setup links are in {} (e.g. {} /setup/...)",
+            tokens.len(),
+            file.display(),
+            tokens[0].name
+        ));
+    }
+    let submissions = Submissions::new(
+        db.clone(),
+        data.join("uploads"),
+        contest.uploads.clone(),
+        contest.languages.clone(),
+    )
+    .with_context(|| format!("cannot prepare {}", data.join("uploads").display()))?;
+    Ok((AppState::new(Arc::new(contest), db, submissions), notes))
+}
+
+/// Gives an existing account a new one-time setup link (a student lost theirs, or forgot
+/// the password: the link sets a new one). The link is appended to `setup-tokens.txt`;
+/// returns that file. Safe while the server runs.
+pub async fn new_setup_link(
+    contest: &std::path::Path,
+    db_url: Option<&str>,
+    name: &str,
+) -> anyhow::Result<PathBuf> {
+    let contest = Contest::load(contest)?;
+    let data = contest.data_dir.clone();
+    let (state, _) = prepare(contest, db_url).await?;
+    let user = state
+        .db
+        .user_by_name(name)
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("there is no account named {name:?}"))?;
+    let secret = crate::accounts::Secret::new()?;
+    state.db.set_setup_token(user.id, &secret.digest).await?;
+    let token = crate::accounts::provision::SetupToken {
+        name: user.name,
+        token: secret.token,
+    };
+    let file = write_setup_tokens(&data, &[token])?;
+    state.db.close().await;
+    Ok(file)
+}
+
+/// A database URL without its password, for messages.
+fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let creds = &url[scheme + 3..at];
+            match creds.split_once(':') {
+                Some((user, _)) => format!("{}{user}:***{}", &url[..scheme + 3], &url[at..]),
+                None => url.to_string(),
+            }
+        }
+        _ => url.to_string(),
+    }
+}
+
+/// Runs the server until SIGINT or SIGTERM.
+pub async fn serve(options: ServeOptions) -> anyhow::Result<()> {
+    let contest = Contest::load(&options.contest)?;
+    let (state, notes) = prepare(contest, options.db.as_deref()).await?;
+    for note in notes {
+        eprintln!("{note}");
+    }
+    let listener = tokio::net::TcpListener::bind(options.listen)
+        .await
+        .with_context(|| format!("cannot listen on {}", options.listen))?;
+    let address = listener.local_addr()?;
+    eprintln!(
+        "{}: open http://{address}/ (data in {})",
+        state.contest.name,
+        state.contest.data_dir.display()
+    );
+    // Expired sessions are refused at once; this only keeps the table small.
+    let db = state.db.clone();
+    tokio::spawn(async move {
+        loop {
+            if let Err(e) = db.delete_expired_sessions(now_ms()).await {
+                tracing::warn!("cannot delete expired sessions: {e}");
+            }
+            tokio::time::sleep(Duration::from_secs(3600)).await;
+        }
+    });
+    let app = web::router(state.clone());
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown())
+    .await?;
+    state.db.close().await;
+    Ok(())
+}
+
+async fn shutdown() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut term = match signal(SignalKind::terminate()) {
+        Ok(s) => s,
+        Err(_) => return std::future::pending().await,
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term.recv() => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn passwords_stay_out_of_messages() {
+        assert_eq!(
+            super::redact("postgres://arena:secret@db.example/contest"),
+            "postgres://arena:***@db.example/contest"
+        );
+        assert_eq!(super::redact("sqlite://out/c.db"), "sqlite://out/c.db");
+        assert_eq!(
+            super::redact("postgres://arena@h/c"),
+            "postgres://arena@h/c"
+        );
+    }
+}

@@ -1,0 +1,124 @@
+//! What a request that fails answers: JSON `{"error": ...}` for the API, a small page for the
+//! site. Internal errors are logged in full and shown as a plain "internal error".
+
+use std::time::Duration;
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+
+use super::html;
+use crate::ladder::submissions::SubmitError;
+use crate::storage::StorageError;
+
+#[derive(Debug)]
+pub struct WebError {
+    pub status: StatusCode,
+    pub message: String,
+    pub json: bool,
+    pub retry_after: Option<Duration>,
+}
+
+impl WebError {
+    pub fn new(status: StatusCode, message: impl Into<String>) -> WebError {
+        WebError {
+            status,
+            message: message.into(),
+            json: false,
+            retry_after: None,
+        }
+    }
+
+    /// The same error, answered as JSON (the API).
+    pub fn api(mut self) -> WebError {
+        self.json = true;
+        self
+    }
+
+    /// Not found; also what a participant gets for anything of someone else's, so that
+    /// existence does not leak.
+    pub fn not_found() -> WebError {
+        WebError::new(StatusCode::NOT_FOUND, "not found")
+    }
+
+    pub fn bad_request(message: impl Into<String>) -> WebError {
+        WebError::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    pub fn forbidden(message: impl Into<String>) -> WebError {
+        WebError::new(StatusCode::FORBIDDEN, message)
+    }
+
+    pub fn unauthorized(message: impl Into<String>) -> WebError {
+        WebError::new(StatusCode::UNAUTHORIZED, message)
+    }
+
+    pub fn too_many(wait: Duration) -> WebError {
+        let mut e = WebError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!(
+                "too many attempts; try again in {} s",
+                wait.as_secs().max(1)
+            ),
+        );
+        e.retry_after = Some(wait);
+        e
+    }
+
+    pub fn internal(what: impl std::fmt::Display) -> WebError {
+        tracing::error!("internal error: {what}");
+        WebError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal error")
+    }
+}
+
+impl From<StorageError> for WebError {
+    fn from(e: StorageError) -> Self {
+        WebError::internal(e)
+    }
+}
+
+impl From<SubmitError> for WebError {
+    fn from(e: SubmitError) -> Self {
+        use crate::ladder::unpack::UnpackError;
+        let status = match &e {
+            // The server's own disk or database failed: not the participant's doing.
+            SubmitError::Storage(_)
+            | SubmitError::Io(_)
+            | SubmitError::Unpack(UnpackError::Io(_)) => {
+                return WebError::internal(e);
+            }
+            SubmitError::BadBotName | SubmitError::Language(..) | SubmitError::Unpack(_) => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
+            SubmitError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            SubmitError::NameTaken(_) | SubmitError::TooManyBots(_) => StatusCode::CONFLICT,
+            SubmitError::TooOften(_) => StatusCode::TOO_MANY_REQUESTS,
+        };
+        WebError::new(status, e.to_string())
+    }
+}
+
+impl IntoResponse for WebError {
+    fn into_response(self) -> Response {
+        let mut response = if self.json {
+            (
+                self.status,
+                axum::Json(serde_json::json!({ "error": self.message })),
+            )
+                .into_response()
+        } else {
+            let title = self.status.canonical_reason().unwrap_or("error");
+            let body = format!(
+                "<section class=\"panel\"><h2>{}</h2><p>{}</p><p><a href=\"/\">Home</a></p></section>",
+                html::esc(title),
+                html::esc(&self.message)
+            );
+            (self.status, html::page("", title, None, &body)).into_response()
+        };
+        if let Some(wait) = self.retry_after
+            && let Ok(v) = HeaderValue::from_str(&wait.as_secs().max(1).to_string())
+        {
+            response.headers_mut().insert(header::RETRY_AFTER, v);
+        }
+        response
+    }
+}

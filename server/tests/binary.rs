@@ -1,0 +1,224 @@
+//! The `arena-server` binary over a real socket: it starts from a contest file, serves, keeps
+//! everything across a SIGKILL and restart, and refuses a bad contest file with exit code 2.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+/// The server process, killed when dropped.
+struct Server {
+    child: Child,
+    address: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start(contest: &Path) -> Server {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arena-server"))
+        .arg(contest)
+        .args(["--listen", "127.0.0.1:0"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let address = loop {
+        let line = lines
+            .next()
+            .expect("the server printed its address")
+            .unwrap();
+        if let Some(rest) = line.split("open http://").nth(1) {
+            break rest.split('/').next().unwrap().to_string();
+        }
+    };
+    // Keep draining stderr so the server never blocks on a full pipe.
+    std::thread::spawn(move || for _ in lines {});
+    Server { child, address }
+}
+
+/// One HTTP/1.1 request; (status, headers, body).
+fn request(
+    address: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> (u16, String, String) {
+    let mut stream = TcpStream::connect(address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let mut head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).unwrap();
+    stream.write_all(body).unwrap();
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).unwrap();
+    let answer = String::from_utf8_lossy(&answer).into_owned();
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+    let status = head[9..12].parse().unwrap();
+    (status, head.to_string(), body.to_string())
+}
+
+fn contest_file(dir: &Path) -> std::path::PathBuf {
+    let path = dir.join("contest.toml");
+    std::fs::write(
+        &path,
+        format!(
+            "name = \"bin\"\ngame = \"classic\"\n[accounts]\nadmins = [\"organizer\"]\n\
+             [storage]\ndata_dir = \"{}\"\n",
+            dir.join("data").display()
+        ),
+    )
+    .unwrap();
+    path
+}
+
+#[test]
+fn serves_and_keeps_everything_across_a_sigkill() {
+    let dir = tempfile::tempdir().unwrap();
+    let contest = contest_file(dir.path());
+    let server = start(&contest);
+    let a = &server.address;
+    let origin = format!("http://{a}");
+
+    let (status, _, body) = request(a, "GET", "/", &[], b"");
+    assert_eq!(status, 200);
+    assert!(body.contains("bin"));
+    let links = std::fs::read_to_string(dir.path().join("data/setup-tokens.txt")).unwrap();
+    assert!(links.starts_with("organizer /setup/"), "{links}");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(dir.path().join("data"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o700, "the data directory is private");
+    }
+
+    let form = b"name=zoe&password=pass-word-1&confirm=pass-word-1";
+    let (status, head, _) = request(
+        a,
+        "POST",
+        "/register",
+        &[
+            ("Content-Type", "application/x-www-form-urlencoded"),
+            ("Origin", &origin),
+        ],
+        form,
+    );
+    assert_eq!(status, 303, "{head}");
+    let json = br#"{"name":"zoe","password":"pass-word-1"}"#;
+    let (status, _, body) = request(
+        a,
+        "POST",
+        "/api/tokens",
+        &[("Content-Type", "application/json")],
+        json,
+    );
+    assert_eq!(status, 201, "{body}");
+    let token: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let bearer = format!("Bearer {}", token["token"].as_str().unwrap());
+    let multipart = b"--b0\r\nContent-Disposition: form-data; name=\"language\"\r\n\r\npython\r\n\
+        --b0\r\nContent-Disposition: form-data; name=\"file\"; filename=\"bot.py\"\r\n\r\nprint(1)\r\n--b0--\r\n";
+    let (status, _, body) = request(
+        a,
+        "POST",
+        "/api/bots/zbot/versions",
+        &[
+            ("Authorization", &bearer),
+            ("Content-Type", "multipart/form-data; boundary=b0"),
+        ],
+        multipart,
+    );
+    assert_eq!(status, 201, "{body}");
+
+    // SIGKILL, then a new server on the same data.
+    drop(server);
+    let server = start(&contest);
+    let (status, _, body) = request(
+        &server.address,
+        "GET",
+        "/api/bots/zbot/versions/1/files/bot.py",
+        &[("Authorization", &bearer)],
+        b"",
+    );
+    assert_eq!((status, body.as_str()), (200, "print(1)"));
+    let (status, _, _) = request(
+        &server.address,
+        "POST",
+        "/login",
+        &[("Content-Type", "application/x-www-form-urlencoded")],
+        b"name=zoe&password=pass-word-1",
+    );
+    assert_eq!(status, 303);
+    // No new setup link for the organizer: the account exists.
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("data/setup-tokens.txt")).unwrap(),
+        links
+    );
+}
+
+#[test]
+fn a_bad_contest_file_exits_2_naming_the_line_and_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.toml");
+    std::fs::write(&path, "game = \"classic\"\n[uploads]\nmax_bytes = 0\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_arena-server"))
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("c.toml:3: field `uploads.max_bytes`"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn an_organizer_can_give_an_account_a_new_setup_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let contest = contest_file(dir.path());
+    let run = |name: &str| {
+        Command::new(env!("CARGO_BIN_EXE_arena-server"))
+            .arg(&contest)
+            .args(["--new-setup-link", name])
+            .output()
+            .unwrap()
+    };
+    // The first run makes the organizer's account (and its first link), then a second link.
+    let out = run("organizer");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let links = std::fs::read_to_string(dir.path().join("data/setup-tokens.txt")).unwrap();
+    let lines: Vec<&str> = links.lines().collect();
+    assert_eq!(lines.len(), 2, "{links}");
+    assert!(lines.iter().all(|l| l.starts_with("organizer /setup/")));
+    assert_ne!(lines[0], lines[1]);
+    // Only the newest link works.
+    let server = start(&contest);
+    let (old, _, _) = request(&server.address, "GET", &lines[0][10..], &[], b"");
+    let (new, _, _) = request(&server.address, "GET", &lines[1][10..], &[], b"");
+    assert_eq!((old, new), (404, 200));
+    drop(server);
+    let out = run("nobody");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no account named \"nobody\""));
+}
