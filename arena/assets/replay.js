@@ -1039,7 +1039,8 @@
         })));
         picker.hidden = list.length < 2;
       } catch (_) {
-        // The arena has stopped: the badge says so.
+        // The arena has stopped: the badge says so, and there is nothing more to ask.
+        clearInterval(refreshing);
       }
     }
 
@@ -1063,7 +1064,8 @@
         source.close();
         setBadge('finished', 'finished');
         schedule();
-        refreshMatches();
+        // A lone match's arena exits now; a tournament's goes on with other matches to pick.
+        if (picker.options.length < 2) clearInterval(refreshing);
       });
       source.addEventListener('lagged', () => {
         // Too far behind: start again from the beginning.
@@ -1116,7 +1118,7 @@
     }
 
     refreshMatches();
-    setInterval(refreshMatches, 3000);
+    const refreshing = setInterval(refreshMatches, 3000);
     connect();
   }
 

@@ -200,7 +200,8 @@ fn disabled_exit(result: &MatchResult) -> anyhow::Result<()> {
         .seats
         .iter()
         .filter_map(|s| {
-            let hand = s.disabled_before_hand?;
+            // Hands are numbered from 1 where people read them.
+            let hand = s.disabled_before_hand? + 1;
             let how = if s.starts == 0 {
                 "never started and was disabled"
             } else {
@@ -255,7 +256,8 @@ pub fn failures_text(result: &MatchResult, context: &FailureContext) -> String {
         };
         let who = format!("seat {} ({})", s.seat, s.name);
         let _ = writeln!(out);
-        match s.disabled_before_hand {
+        // Hands are numbered from 1 where people read them (the JSON keeps the index).
+        match s.disabled_before_hand.map(|hand| hand + 1) {
             Some(hand) if s.starts == 0 => {
                 let _ = writeln!(
                     out,
@@ -280,7 +282,7 @@ pub fn failures_text(result: &MatchResult, context: &FailureContext) -> String {
                 );
             }
         }
-        let _ = writeln!(out, "  last: hand {}: {}", failure.hand, failure.reason());
+        let _ = writeln!(out, "  last: hand {}: {}", failure.hand + 1, failure.reason());
         out.push_str(&crate::bot::stderr_block(failure.stderr.as_deref(), "  "));
         if let Some(note) = context.note(s) {
             let _ = writeln!(out, "  note: {note}");

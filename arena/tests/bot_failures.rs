@@ -40,11 +40,11 @@ fn a_missing_script_shows_pythons_message_in_the_summary_and_exits_5() {
     assert_eq!(out.status.code(), Some(5), "{text}\n{}", stderr(&out));
     assert!(
         text.contains(
-            "seat 0 (no_such_bot) NEVER STARTED: disabled before hand 1 after 2 attempts"
+            "seat 0 (no_such_bot) NEVER STARTED: disabled before hand 2 after 2 attempts"
         ),
         "{text}"
     );
-    assert!(text.contains("last: hand 0: startup fault"), "{text}");
+    assert!(text.contains("last: hand 1: startup fault"), "{text}");
     let stderr_line = text
         .lines()
         .find(|l| l.contains(NO_SUCH_FILE))
@@ -68,7 +68,7 @@ fn a_missing_script_shows_pythons_message_in_the_summary_and_exits_5() {
     );
     let message = stderr(&out);
     assert!(
-        message.contains("seat 0 (no_such_bot) never started and was disabled before hand 1"),
+        message.contains("seat 0 (no_such_bot) never started and was disabled before hand 2"),
         "{message}"
     );
 }

@@ -91,7 +91,7 @@ fn checks_a_crashed_bot_never_reached_say_it_had_stopped() {
     assert!(report.contains("crashed fault"), "{report}");
     assert!(
         report.contains(
-            "SKIP  exits when told                    not reached: the bot was stopped after a crashed fault at hand 0 (request 2)"
+            "SKIP  exits when told                    not reached: the bot was stopped after a crashed fault at hand 1 (request 2)"
         ),
         "{report}"
     );

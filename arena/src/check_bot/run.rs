@@ -192,8 +192,8 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
                         if fault.broken {
                             broken = Some(checks.len() - 1);
                             stopped = Some(format!(
-                                "not reached: the bot was stopped after a {} fault at hand {index} (request {})",
-                                fault.kind, request.id
+                                "not reached: the bot was stopped after a {} fault at hand {} (request {})",
+                                fault.kind, index + 1, request.id
                             ));
                             break 'hands;
                         }
