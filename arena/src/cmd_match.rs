@@ -282,7 +282,12 @@ pub fn failures_text(result: &MatchResult, context: &FailureContext) -> String {
                 );
             }
         }
-        let _ = writeln!(out, "  last: hand {}: {}", failure.hand + 1, failure.reason());
+        let _ = writeln!(
+            out,
+            "  last: hand {}: {}",
+            failure.hand + 1,
+            failure.reason()
+        );
         out.push_str(&crate::bot::stderr_block(failure.stderr.as_deref(), "  "));
         if let Some(note) = context.note(s) {
             let _ = writeln!(out, "  note: {note}");

@@ -193,7 +193,9 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
                             broken = Some(checks.len() - 1);
                             stopped = Some(format!(
                                 "not reached: the bot was stopped after a {} fault at hand {} (request {})",
-                                fault.kind, index + 1, request.id
+                                fault.kind,
+                                index + 1,
+                                request.id
                             ));
                             break 'hands;
                         }
