@@ -77,6 +77,19 @@ pub enum Command {
     },
     /// Play at the terminal against bots.
     Play(PlayArgs),
+    /// Serve a contest people sign up to and upload bots to: runs `arena-server`, installed
+    /// next to this program (`cargo build --release --workspace` builds both). Its options:
+    /// `arena serve CONTEST.toml [--db URL] [--listen ADDR]`; see `arena serve --help`.
+    #[command(disable_help_flag = true)]
+    Serve {
+        /// The contest file and arena-server's options, passed on unchanged.
+        #[arg(
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "ARGS"
+        )]
+        args: Vec<std::ffi::OsString>,
+    },
     /// Check that a bot follows the protocol in every kind of situation, before a match.
     CheckBot {
         /// Check only this game (default: all three).

@@ -13,6 +13,31 @@ use arena::exit::{Exit, ExitKind};
 use arena::output::eprint_line;
 use clap::Parser;
 
+/// `arena serve ...`: becomes `arena-server ...` (the contest server, a binary of its own so
+/// that the arena builds without a database driver), found next to this program.
+fn serve(args: &[std::ffi::OsString]) -> ExitCode {
+    use std::os::unix::process::CommandExt;
+    let server = std::env::current_exe()
+        .ok()
+        .and_then(|exe| Some(exe.parent()?.join("arena-server")));
+    let Some(server) = server.filter(|path| path.exists()) else {
+        eprint_line(
+            "arena: error: arena serve runs arena-server, which is not installed next to this \
+             arena; build it with `cargo build --release --workspace` (or \
+             `cargo build --release -p teenpatti-server`)",
+        );
+        return ExitCode::from(ExitKind::BadInput.code());
+    };
+    // exec: signals, the exit code and the terminal go straight to the server.
+    let error = std::process::Command::new(&server).args(args).exec();
+    eprint_line(&format!(
+        "arena: error: cannot run {}: {}",
+        server.display(),
+        arena::output::io_reason(&error)
+    ));
+    ExitCode::from(ExitKind::Failure.code())
+}
+
 fn main() -> ExitCode {
     // The guard of another arena process (see `bot::guard`): not a user command.
     let mut args = std::env::args();
@@ -23,6 +48,9 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let cli = Cli::parse(); // exits with code 2 on a bad command line
+    if let Command::Serve { args } = &cli.command {
+        return serve(args);
+    }
     init_tracing(cli.verbose);
     // Orphaned grandchildren of bots are reparented to the arena and reaped with the bot, so
     // a killed bot never leaves a zombie behind (some init processes never reap).
@@ -157,6 +185,8 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Merge { dirs, out, partial } => {
             arena::cmd_tournament::merge(&dirs, &out, partial)?
         }
+        // Handled in `main`, before any runtime: the process becomes the server.
+        Command::Serve { .. } => unreachable!("arena serve execs arena-server"),
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -467,3 +467,31 @@ fn a_bot_file_without_the_execute_bit_is_said_to_be_one() {
     let file = tournament_file(dir.path(), "", &bots);
     fails(&["tournament", p(&file)], 2, &needles);
 }
+
+/// `arena serve` becomes the contest server installed next to the arena (scripts/test builds
+/// every binary of the workspace): its own errors and exit codes come through.
+#[test]
+fn arena_serve_runs_the_contest_server_next_to_it() {
+    let server = common::arena().parent().unwrap().join("arena-server");
+    if !server.exists() {
+        common::skip(
+            "arena_serve_runs_the_contest_server_next_to_it",
+            "arena-server is not built (cargo build --workspace --bins)",
+        );
+        return;
+    }
+    let out = common::run_arena(&["serve", "/nonexistent/contest.toml"]);
+    assert_eq!(out.status.code(), Some(2), "{}", common::stderr(&out));
+    assert!(
+        common::stderr(&out).contains("/nonexistent/contest.toml"),
+        "{}",
+        common::stderr(&out)
+    );
+    let help = common::run_arena(&["serve", "--help"]);
+    assert!(help.status.success());
+    assert!(
+        common::stdout(&help).contains("--db"),
+        "{}",
+        common::stdout(&help)
+    );
+}
