@@ -175,7 +175,7 @@ impl<'a> Referee<'a> {
                     match self.ask(seat, &request).await {
                         Ok((action, decided, line)) => match hand.apply(seat, action) {
                             Ok(events) => {
-                                let lines = self.decision_lines(seat);
+                                let lines = self.decision_lines(seat).await;
                                 self.record_action(
                                     hand_index,
                                     seat,
@@ -208,7 +208,7 @@ impl<'a> Referee<'a> {
                                     fault,
                                 )
                                 .await?;
-                                faulted_lines = self.decision_lines(seat);
+                                faulted_lines = self.decision_lines(seat).await;
                             }
                         },
                         Err(fault) => {
@@ -216,7 +216,7 @@ impl<'a> Referee<'a> {
                                 .await?;
                             // After `fault`, which closes a broken connection: a crashed
                             // bot's last lines are all in.
-                            faulted_lines = self.decision_lines(seat);
+                            faulted_lines = self.decision_lines(seat).await;
                         }
                     }
                     if answer.is_none() {
@@ -420,12 +420,15 @@ impl<'a> Referee<'a> {
     }
 
     /// The stderr lines gathered for the seat's decision just made (none unless kept).
-    fn decision_lines(&self, seat: usize) -> DecisionLines {
-        self.seats[seat]
-            .decisions
-            .as_ref()
-            .map(DecisionStderr::take)
-            .unwrap_or_default()
+    async fn decision_lines(&self, seat: usize) -> DecisionLines {
+        let Some(decisions) = &self.seats[seat].decisions else {
+            return DecisionLines::default();
+        };
+        // What the bot wrote to stderr before its answer is in the pipe by now, but the drain
+        // task may not have read it yet: one yield lets the runtime poll its I/O driver and run
+        // that task first (tokio defers a yielded task until the driver has been polled).
+        tokio::task::yield_now().await;
+        decisions.take()
     }
 
     /// Records a fault, tells the bot what was done for it, and drops a broken connection.
