@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{python_bot, run_arena};
+use common::{GENEROUS_TIME, bots_toml, python_bot, run_arena};
 use serde_json::Value;
 
 /// Plays 3 seats of `arena/tests/bots/thinking.py ARG` and returns the replay's records.
@@ -120,4 +120,55 @@ fn replay_show_prints_the_lines_under_their_action() {
         "{shown}"
     );
     assert!(shown.contains("    stderr of thinking [0] ("), "{shown}");
+}
+
+/// A two-seat tournament of thinking bots; `extra` goes at the top of its file. Returns every
+/// bot action of its replays.
+fn tournament_actions(extra: &str) -> Vec<Value> {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = python_bot("arena/tests/bots/thinking.py");
+    let file = dir.path().join("t.toml");
+    let text = format!(
+        "name = \"t\"\ngame = \"classic\"\nseats = 2\nhands = 2\nseed = 3\nrounds = 1\n\
+         sandbox = \"none\"\n{extra}\n{GENEROUS_TIME}{}",
+        bots_toml(&[("a", bot.clone()), ("b", bot)])
+    );
+    std::fs::write(&file, text).unwrap();
+    let out = dir.path().join("out");
+    let run = run_arena(&[
+        "tournament",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(run.status.success(), "{}", common::stderr(&run));
+    let mut actions = Vec::new();
+    for entry in std::fs::read_dir(out.join("replays")).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        for line in text.lines() {
+            let record: Value = serde_json::from_str(line).unwrap();
+            if record["type"] == "action" && record["source"] == "bot" {
+                actions.push(record);
+            }
+        }
+    }
+    assert!(!actions.is_empty());
+    actions
+}
+
+#[test]
+fn a_tournament_records_the_lines_only_when_its_file_asks() {
+    let kept = tournament_actions("replay_stderr = true");
+    assert!(
+        kept.iter().all(|a| lines(a)
+            .last()
+            .is_some_and(|l| l.starts_with("thinking about request"))),
+        "{kept:?}"
+    );
+    let default = tournament_actions("");
+    assert!(
+        default.iter().all(|a| a.get("stderr_lines").is_none()),
+        "{default:?}"
+    );
 }

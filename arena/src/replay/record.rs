@@ -125,7 +125,8 @@ pub enum Record {
         /// actions and from replays of arenas before it existed.
         #[serde(skip_serializing_if = "Option::is_none", default)]
         bank_ms: Option<u64>,
-        /// Only when the match kept logs (`arena match --logs`): the stderr lines the seat's
+        /// Only when the match kept logs (`arena match --logs`, a tournament's
+        /// `replay_stderr = true`): the stderr lines the seat's
         /// bot wrote since its previous decision was read, up to this one's answer (for an
         /// arena action after a fault: up to the fault). At most 20 lines and 2 KiB per
         /// decision, 256 KiB per seat and match (`bot::DecisionStderr`); empty: absent.

@@ -178,9 +178,9 @@ fn match_config(t: &Tournament, m: &ScheduledMatch, out: &OutputDir) -> MatchCon
         transcripts: None,
         live: None,
         transcript_max_bytes: 0,
-        // Tournament replays are often published: no bot's stderr in them (the logs
-        // directory keeps it for the operator).
-        decision_stderr: false,
+        // Tournament replays are often published: no bot's stderr in them unless the file
+        // asks for it (the logs directory keeps it for the operator either way).
+        decision_stderr: t.replay_stderr,
     }
 }
 
