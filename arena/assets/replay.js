@@ -10,6 +10,10 @@
 // bot restarts). The state shown at a step is computed by applying the hand's steps from its
 // start (every state of the current hand is computed once and cached). What a seat may see is
 // tracked in `known[viewer][seat]`: the cards `viewer` knows of `seat` at that moment.
+//
+// The event step that follows an `action` record carries it as `decision`: the step shows the
+// deciding bot's time and bank and, with the Logs toggle on, the stderr lines the replay kept
+// for that decision (`arena match --logs`); a seat's view shows only that seat's lines.
 (function () {
   'use strict';
 
@@ -26,6 +30,7 @@
   };
   const REVEAL_REASONS = { show: 'Show', pot_limit: 'Pot limit: every hand shown', turn_cap: 'Turn cap: every hand shown' };
   const ALL = 'all';
+  const LOGS_KEY = 'arena-replay-logs'; // localStorage: the Logs toggle, remembered
   const { add, sub, neg } = window.ArenaJson;
 
   // ---------------------------------------------------------------- small helpers
@@ -113,6 +118,8 @@
       blindStart: header.settings.variant === 'classic',
       hands: [],
       result: null,
+      // Some decision has stderr lines: the Logs toggle is offered.
+      hasLogs: records.some((r) => r.type === 'action' && (Array.isArray(r.stderr_lines) || r.stderr_dropped > 0)),
     };
     collectSteps(match, records);
     addRunningCounts(match);
@@ -123,6 +130,7 @@
     const byNumber = new Map();
     let pending = []; // faults and bot notes that came before their hand started
     let arenaChose = false;
+    let decision = null; // the action record whose events come next
     const handFor = (number) => {
       let hand = byNumber.get(number);
       if (!hand) {
@@ -140,8 +148,9 @@
     for (const rec of records) {
       if (rec.type === 'event') {
         const hand = handFor(rec.hand);
-        hand.steps.push({ kind: 'event', rec, byArena: arenaChose });
+        hand.steps.push({ kind: 'event', rec, byArena: arenaChose, decision });
         arenaChose = false;
+        decision = null;
         if (rec.event === 'hand_started') {
           hand.dealer = rec.dealer;
           hand.steps.push(...pending);
@@ -151,6 +160,7 @@
         }
       } else if (rec.type === 'action') {
         arenaChose = rec.source === 'arena';
+        decision = rec;
       } else if (rec.type === 'fault') {
         addNote(rec.hand, { kind: 'fault', rec });
       } else if (rec.type === 'bot' && (rec.status === 'restarted' || rec.status === 'disabled')) {
@@ -506,6 +516,29 @@
     ]);
   }
 
+  // 1234567 -> "1,234,567".
+  function grouped(n) {
+    return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  }
+
+  // "random-bot: 12 ms, bank 9,988 ms" for the step of a bot's decision, else ''.
+  function decisionTime(step, match) {
+    const d = step.decision;
+    if (!d || d.source !== 'bot' || d.elapsed_ms === undefined) return '';
+    let text = match.names[d.seat] + ': ' + grouped(d.elapsed_ms) + ' ms';
+    if (d.bank_ms !== undefined) text += ', bank ' + grouped(d.bank_ms) + ' ms';
+    return text;
+  }
+
+  // The deciding bot's stderr lines of a step, if kept and `viewer` may read them.
+  function decisionLines(step, viewer) {
+    const d = step.decision;
+    if (!d || (viewer !== ALL && viewer !== d.seat)) return null;
+    const lines = Array.isArray(d.stderr_lines) ? d.stderr_lines.slice() : [];
+    if (d.stderr_dropped > 0) lines.push('[' + d.stderr_dropped + ' more lines not kept]');
+    return lines.length > 0 ? lines : null;
+  }
+
   // ---------------------------------------------------------------- the viewer
 
   function Viewer(data) {
@@ -519,7 +552,26 @@
     this.logKey = '';
     this.scrollPending = false;
     this.typed = null; // a seat number being typed (see digitKey)
+    this.showLogs = readLogsChoice();
   }
+
+  function readLogsChoice() {
+    try {
+      return window.localStorage.getItem(LOGS_KEY) === 'on';
+    } catch (_) {
+      return false; // storage refused (a sandboxed frame): off, as by default
+    }
+  }
+
+  Viewer.prototype.setShowLogs = function (on) {
+    this.showLogs = Boolean(on);
+    try {
+      window.localStorage.setItem(LOGS_KEY, this.showLogs ? 'on' : 'off');
+    } catch (_) {
+      // Not remembered; still applied.
+    }
+    this.render();
+  };
 
   Viewer.prototype.hand = function () {
     return this.match.hands[this.hi];
@@ -660,6 +712,7 @@
     renderParts(box, text.parts, this.match);
     box.className = 'last-event' + (text.cls === 'fault' ? ' fault' : '');
     box.dataset.kind = text.kind;
+    $('decision-time').textContent = decisionTime(step, this.match);
   };
 
   Viewer.prototype.buildSeats = function () {
@@ -798,7 +851,10 @@
   // The log holds every step of the hand, built once per hand and view; a step only shows
   // the entries up to it.
   Viewer.prototype.renderLog = function () {
-    const key = this.hi + ':' + this.view;
+    const toggle = $('logs-toggle');
+    toggle.parentElement.hidden = !this.match.hasLogs;
+    toggle.checked = this.showLogs;
+    const key = this.hi + ':' + this.view + ':' + (this.showLogs && this.match.hasLogs);
     const log = $('log');
     if (this.logKey !== key) {
       this.logKey = key;
@@ -829,7 +885,14 @@
     const text = describe(step, this.view, this.match);
     const cls = [text.cls, step.byArena ? 'arena' : ''].filter(Boolean).join(' ');
     const li = el('li', { 'data-testid': 'log-entry', 'data-kind': text.kind, 'data-step': i, class: cls });
-    return renderParts(li, text.parts, this.match);
+    const time = decisionTime(step, this.match);
+    if (time) li.title = time;
+    renderParts(li, text.parts, this.match);
+    const lines = this.showLogs && decisionLines(step, this.view);
+    if (lines) {
+      li.append(el('pre', { class: 'bot-stderr', 'data-testid': 'step-stderr', 'data-seat': step.decision.seat, text: lines.join('\n') }));
+    }
+    return li;
   };
 
   Viewer.prototype.renderControls = function () {
@@ -898,6 +961,7 @@
     $('step-slider').addEventListener('input', (e) => viewer.go(viewer.hi, Number(e.target.value)));
     $('hand-select').addEventListener('change', (e) => viewer.go(Number(e.target.value), 0));
     $('view-select').addEventListener('change', (e) => viewer.setView(e.target.value === ALL ? ALL : Number(e.target.value)));
+    $('logs-toggle').addEventListener('change', (e) => viewer.setShowLogs(e.target.checked));
     $('hand-jump').addEventListener('submit', (e) => {
       e.preventDefault();
       const input = $('hand-input');
@@ -921,6 +985,8 @@
     A: (v) => v.setView(ALL),
     v: (v) => v.cycleView(1),
     V: (v) => v.cycleView(-1),
+    l: (v) => v.match.hasLogs && v.setShowLogs(!v.showLogs),
+    L: (v) => v.match.hasLogs && v.setShowLogs(!v.showLogs),
   };
 
   // Digit keys view the table as a seat: its number as shown on the seat plus one (1 = seat 0,

@@ -6,6 +6,7 @@
 mod bwrap;
 mod cgroup;
 mod command;
+mod decision_stderr;
 mod error;
 mod excerpt;
 mod group;
@@ -24,6 +25,9 @@ mod usage;
 
 pub use bwrap::{BwrapPlan, Hidden, SYSTEM_DIRS, bwrap_args, probe_bwrap};
 pub use cgroup::{CgroupReport, CgroupUsage, CgroupVersion, reap_stale};
+pub use decision_stderr::{
+    DECISION_BYTES, DECISION_LINES, DecisionLines, DecisionStderr, SEAT_BUDGET_BYTES,
+};
 pub use error::{ReadError, SpawnError, WriteError};
 pub use excerpt::{EXCERPT_LINES, excerpt, indented, stderr_block};
 pub use group::set_child_subreaper;

@@ -197,6 +197,8 @@ pub struct MatchArgs {
     pub transcripts: Option<PathBuf>,
     /// Keep each bot's stderr log in this directory (default: discarded after the match);
     /// every process of a restarted seat has its own (`seat0-NAME.restart1.stderr.log`, ...).
+    /// The replay then also records each decision's stderr lines (bounded), which anyone
+    /// watching it can read.
     #[arg(long, value_name = "DIR")]
     pub logs: Option<PathBuf>,
     /// Serve a live view of the match as it is played, for a projector or a contest screen:

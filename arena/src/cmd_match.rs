@@ -159,6 +159,9 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         transcripts: args.transcripts.clone(),
         live: live.clone(),
         transcript_max_bytes: args.max_transcript_mb.saturating_mul(1 << 20),
+        // Kept logs are the operator's choice to look at what bots write: the replay then
+        // shows it per decision too.
+        decision_stderr: args.logs.is_some(),
     };
     let cancel = CancellationToken::new();
     crate::signals::cancel_on_signal(cancel.clone());

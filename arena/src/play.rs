@@ -165,7 +165,7 @@ pub async fn play<R: BufRead, W: Write>(
             players: names.clone(),
             time: config.time,
         };
-        match Connection::start(spec, &hello, None).await {
+        match Connection::start(spec, &hello, None, None).await {
             Ok(c) => connections[seat] = Some(c),
             Err(Ok(spawn)) => return Err(spawn.into()),
             Err(Err(fault)) => {

@@ -243,6 +243,33 @@ fn replay_pages_in_a_real_browser() {
     node("check_replay.js", &args);
 }
 
+/// A match kept with `--logs` between bots that write to stderr at every decision: the
+/// page's time and bank line, and its Logs toggle (`check_decision_logs.js`).
+#[test]
+fn decision_logs_in_a_real_browser() {
+    if let Some(why) = missing_tools() {
+        common::skip("decision_logs_in_a_real_browser", &why);
+        return;
+    }
+    ensure_node_modules();
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("logs.jsonl");
+    let page = dir.path().join("logs.html");
+    let logs = dir.path().join("logs");
+    let thinking = python_bot("arena/tests/bots/thinking.py");
+    let mut args = vec!["match", "--game", "classic", "--hands", "3", "--seed", "5"];
+    for _ in 0..3 {
+        args.extend(["--bot", thinking.as_str()]);
+    }
+    args.extend(["--replay", p(&replay), "--logs", p(&logs)]);
+    check(&run_arena(&args), "the match with logs");
+    check(
+        &run_arena(&["replay", "html", p(&replay), "-o", p(&page)]),
+        "arena replay html",
+    );
+    node("check_decision_logs.js", &[&replay, &page]);
+}
+
 #[test]
 fn tournament_report_in_a_real_browser() {
     if let Some(why) = missing_tools() {

@@ -27,10 +27,14 @@ fn redact(record: &mut Value) {
             }
         }
         Some("action") => {
-            if let Some(ms) = obj.get_mut("elapsed_ms") {
-                assert!(ms.is_u64(), "elapsed_ms is a whole number of ms");
-                *ms = "[ms]".into();
+            for key in ["elapsed_ms", "bank_ms"] {
+                if let Some(ms) = obj.get_mut(key) {
+                    assert!(ms.is_u64(), "{key} is a whole number of ms");
+                    *ms = "[ms]".into();
+                }
             }
+            // Without --logs, as here, no bot's stderr is recorded.
+            assert!(obj.get("stderr_lines").is_none() && obj.get("stderr_dropped").is_none());
         }
         Some("bot") => {
             for key in ["elapsed_ms", "stderr_bytes", "exit", "version"] {

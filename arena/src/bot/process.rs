@@ -16,6 +16,7 @@ use tokio_util::codec::{FramedRead, LinesCodec, LinesCodecError};
 
 use super::cgroup::CgroupUsage;
 use super::command::{self, Prepared};
+use super::decision_stderr::DecisionStderr;
 use super::error::{ReadError, SpawnError, WriteError};
 use super::group::{self, GroupGuard};
 use super::orphans;
@@ -89,6 +90,14 @@ struct Inner {
 impl BotProcess {
     /// Starts the bot. Must be called within a tokio runtime (the stderr drain is a task).
     pub fn spawn(spec: &BotSpec) -> Result<BotProcess, SpawnError> {
+        BotProcess::spawn_gathering(spec, None)
+    }
+
+    /// [`BotProcess::spawn`], also feeding its stderr to `decisions` (for the replay).
+    pub fn spawn_gathering(
+        spec: &BotSpec,
+        decisions: Option<DecisionStderr>,
+    ) -> Result<BotProcess, SpawnError> {
         let Prepared {
             mut cmd,
             program,
@@ -129,8 +138,13 @@ impl BotProcess {
             None => BotStdout::Pipe(child.stdout.take().expect("stdout is piped")),
         };
         let stderr = child.stderr.take().expect("stderr is piped");
-        let stderr =
-            StderrDrain::start(stderr, log, spec.stderr_log.clone(), spec.stderr_keep_bytes);
+        let stderr = StderrDrain::start(
+            stderr,
+            log,
+            spec.stderr_log.clone(),
+            spec.stderr_keep_bytes,
+            decisions,
+        );
         let stdout = FramedRead::with_capacity(
             stdout,
             LinesCodec::new_with_max_length(spec.max_line_bytes),

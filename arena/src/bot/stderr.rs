@@ -13,6 +13,8 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
+use super::decision_stderr::DecisionStderr;
+
 /// Bytes per read from the pipe.
 const READ_CHUNK: usize = 64 * 1024;
 
@@ -45,12 +47,19 @@ pub(crate) struct StderrDrain {
 
 impl StderrDrain {
     /// Spawns the drain task. Needs a tokio runtime.
-    pub(crate) fn start<R>(src: R, log: std::fs::File, log_path: PathBuf, keep: usize) -> Self
+    /// `decisions`: where to gather the lines for the replay, when the match keeps them.
+    pub(crate) fn start<R>(
+        src: R,
+        log: std::fs::File,
+        log_path: PathBuf,
+        keep: usize,
+        decisions: Option<DecisionStderr>,
+    ) -> Self
     where
         R: AsyncRead + Unpin + Send + 'static,
     {
         let stop = CancellationToken::new();
-        let task = drain(src, log, log_path.clone(), keep, stop.clone());
+        let task = drain(src, log, log_path.clone(), keep, stop.clone(), decisions);
         StderrDrain {
             handle: Some(tokio::spawn(task)),
             done: None,
@@ -105,6 +114,7 @@ async fn drain<R>(
     log_path: PathBuf,
     keep: usize,
     stop: CancellationToken,
+    decisions: Option<DecisionStderr>,
 ) -> StderrSummary
 where
     R: AsyncRead + Unpin,
@@ -134,12 +144,18 @@ where
         let chunk = &buf[..n];
         total += n as u64;
         last.push(chunk);
+        if let Some(decisions) = &decisions {
+            decisions.push(chunk);
+        }
         let to_head = (keep - head_len).min(n);
         if to_head > 0 {
             head_len += to_head;
             log.write(&chunk[..to_head]).await;
         }
         tail.push(&chunk[to_head..]);
+    }
+    if let Some(decisions) = &decisions {
+        decisions.end_of_stream();
     }
     let dropped = total - head_len as u64 - tail.len() as u64;
     if dropped > 0 {
@@ -238,7 +254,7 @@ mod tests {
         let path = dir.path().join("err.log");
         let file = std::fs::File::create(&path).unwrap();
         let src = std::io::Cursor::new(input.to_vec());
-        let drain = StderrDrain::start(src, file, path.clone(), keep);
+        let drain = StderrDrain::start(src, file, path.clone(), keep, None);
         let (summary, eof) = drain.finish(Duration::from_secs(5)).await;
         assert!(eof);
         (summary, std::fs::read_to_string(&path).unwrap())

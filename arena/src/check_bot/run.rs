@@ -82,7 +82,7 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
             .collect(),
         time,
     };
-    let mut connection = match Connection::start(spec, &hello, None).await {
+    let mut connection = match Connection::start(spec, &hello, None, None).await {
         Ok(c) => {
             checks.push(check(
                 "handshake",

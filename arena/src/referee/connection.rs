@@ -10,7 +10,9 @@ use protocol::{Action, Answer, ArenaMessage, BotHello, Card, Event, FaultKind, H
 use tokio::time::{Instant, Sleep};
 
 use super::transcript::Transcript;
-use crate::bot::{BotProcess, BotSpec, ExitSummary, ReadError, SpawnError, WriteError};
+use crate::bot::{
+    BotProcess, BotSpec, DecisionStderr, ExitSummary, ReadError, SpawnError, WriteError,
+};
 
 /// How often a pending answer's wait checks whether the bot's process has exited.
 const EXIT_POLL: Duration = Duration::from_millis(50);
@@ -90,11 +92,13 @@ pub struct Connection {
 impl Connection {
     /// Starts the bot and performs the handshake. A program that cannot be started is an
     /// `Err(Ok(SpawnError))`; a bot that starts but fails the handshake is `Err(Err(fault))`.
-    /// `transcript`: where to write one, and its largest size.
+    /// `transcript`: where to write one, and its largest size. `decisions`: where to gather
+    /// the bot's stderr lines for the replay, when they are kept.
     pub async fn start(
         spec: &BotSpec,
         hello: &Hello,
         transcript: Option<(&std::path::Path, u64)>,
+        decisions: Option<DecisionStderr>,
     ) -> Result<Connection, Result<SpawnError, SeatFault>> {
         let started = Instant::now();
         let mut transcript = transcript.and_then(|(path, max_bytes)| {
@@ -104,7 +108,7 @@ impl Connection {
                 })
                 .ok()
         });
-        let mut process = BotProcess::spawn(spec).map_err(Ok)?;
+        let mut process = BotProcess::spawn_gathering(spec, decisions).map_err(Ok)?;
         let parsed = match Self::handshake(&mut process, hello, &mut transcript, started).await {
             Ok(parsed) => parsed,
             Err(mut fault) => {

@@ -12,7 +12,7 @@ use tokio_util::sync::CancellationToken;
 use super::connection::{Connection, SeatFault};
 use super::match_config::{MatchConfig, SeatConfig, seat_hello_seed};
 use super::result::{BotFailure, MatchResult, SeatResult};
-use crate::bot::SpawnError;
+use crate::bot::{DecisionLines, DecisionStderr, SpawnError};
 use crate::replay::{ActionSource, BotRecord, BotStatus, Header, Record, ReplayWriter};
 
 /// Why a match could not be played (bots misbehaving is never one of these).
@@ -51,7 +51,16 @@ struct Seat<'a> {
     /// The stderr log of the seat's current (or last) process: every process of a restarted
     /// seat has its own (see [`crate::bot_command::restart_log`]).
     log: std::path::PathBuf,
+    /// Gathers the stderr lines of each decision when the replay keeps them; shared by every
+    /// process of the seat (its byte budget is the seat's for the match).
+    decisions: Option<DecisionStderr>,
     result: SeatResult,
+}
+
+/// How a bot's decision went, for its action record.
+struct Decided {
+    elapsed_ms: u64,
+    bank_ms: u64,
 }
 
 struct Referee<'a> {
@@ -106,6 +115,7 @@ async fn play_match(
                 restarts_left: config.max_restarts,
                 disabled: false,
                 log: seat.spec.stderr_log.clone(),
+                decisions: config.decision_stderr.then(DecisionStderr::default),
                 result: SeatResult {
                     seat: index,
                     name: seat.spec.name.clone(),
@@ -158,17 +168,21 @@ impl<'a> Referee<'a> {
             while let Some(decision) = hand.to_act() {
                 let seat = decision.seat;
                 let mut answer = None;
+                // The bot's stderr lines of a decision that faulted, for the arena's action.
+                let mut faulted_lines = DecisionLines::default();
                 if !forced[seat] {
                     let request = self.request(&hand, hand_index, decision.kind, seat);
                     match self.ask(seat, &request).await {
-                        Ok((action, elapsed_ms, line)) => match hand.apply(seat, action) {
+                        Ok((action, decided, line)) => match hand.apply(seat, action) {
                             Ok(events) => {
+                                let lines = self.decision_lines(seat).await;
                                 self.record_action(
                                     hand_index,
                                     seat,
                                     decision.kind,
                                     action,
-                                    Some(elapsed_ms),
+                                    Some(decided),
+                                    lines,
                                 )?;
                                 self.dispatch(hand_index, &events)?;
                                 answer = Some(());
@@ -194,11 +208,15 @@ impl<'a> Referee<'a> {
                                     fault,
                                 )
                                 .await?;
+                                faulted_lines = self.decision_lines(seat).await;
                             }
                         },
                         Err(fault) => {
                             self.fault(hand_index, seat, Some(request.id), decision.kind, fault)
                                 .await?;
+                            // After `fault`, which closes a broken connection: a crashed
+                            // bot's last lines are all in.
+                            faulted_lines = self.decision_lines(seat).await;
                         }
                     }
                     if answer.is_none() {
@@ -210,7 +228,14 @@ impl<'a> Referee<'a> {
                     let events = hand
                         .apply(seat, action)
                         .expect("pack, keep and refuse are always legal for their decision");
-                    self.record_action(hand_index, seat, decision.kind, action, None)?;
+                    self.record_action(
+                        hand_index,
+                        seat,
+                        decision.kind,
+                        action,
+                        None,
+                        faulted_lines,
+                    )?;
                     self.dispatch(hand_index, &events)?;
                 }
             }
@@ -298,7 +323,8 @@ impl<'a> Referee<'a> {
         let transcript = transcript
             .as_deref()
             .map(|path| (path, self.config.transcript_max_bytes));
-        match Connection::start(&spec, &hello, transcript).await {
+        let decisions = self.seats[seat].decisions.clone();
+        match Connection::start(&spec, &hello, transcript, decisions).await {
             Ok(connection) => {
                 self.seats[seat].result.starts += 1;
                 self.replay.write(&Record::Bot {
@@ -374,19 +400,35 @@ impl<'a> Referee<'a> {
         )
     }
 
-    /// The bot's action, the time it took (ms) and the line it sent.
+    /// The bot's action, the time it took and its bank left (ms), and the line it sent.
     async fn ask(
         &mut self,
         seat: usize,
         request: &Request,
-    ) -> Result<(Action, u64, String), SeatFault> {
+    ) -> Result<(Action, Decided, String), SeatFault> {
         let state = &mut self.seats[seat];
         let connection = state.connection.as_mut().expect("asked seats have a bot");
         let asked = connection.ask(request).await?;
         let ms = asked.elapsed.as_millis() as u64;
         state.result.decisions += 1;
         state.result.decision_ms += ms;
-        Ok((asked.action, ms, asked.line))
+        let decided = Decided {
+            elapsed_ms: ms,
+            bank_ms: connection.bank().as_millis() as u64,
+        };
+        Ok((asked.action, decided, asked.line))
+    }
+
+    /// The stderr lines gathered for the seat's decision just made (none unless kept).
+    async fn decision_lines(&self, seat: usize) -> DecisionLines {
+        let Some(decisions) = &self.seats[seat].decisions else {
+            return DecisionLines::default();
+        };
+        // What the bot wrote to stderr before its answer is in the pipe by now, but the drain
+        // task may not have read it yet: one yield lets the runtime poll its I/O driver and run
+        // that task first (tokio defers a yielded task until the driver has been polled).
+        tokio::task::yield_now().await;
+        decisions.take()
     }
 
     /// Records a fault, tells the bot what was done for it, and drops a broken connection.
@@ -459,19 +501,23 @@ impl<'a> Referee<'a> {
         seat: usize,
         kind: DecisionKind,
         action: Action,
-        elapsed_ms: Option<u64>,
+        decided: Option<Decided>,
+        lines: DecisionLines,
     ) -> Result<(), MatchError> {
         self.replay.write(&Record::Action {
             hand,
             seat,
             kind,
             action,
-            source: if elapsed_ms.is_some() {
+            source: if decided.is_some() {
                 ActionSource::Bot
             } else {
                 ActionSource::Arena
             },
-            elapsed_ms,
+            elapsed_ms: decided.as_ref().map(|d| d.elapsed_ms),
+            bank_ms: decided.as_ref().map(|d| d.bank_ms),
+            stderr_lines: lines.lines,
+            stderr_dropped: lines.dropped,
         })?;
         Ok(())
     }

@@ -7,7 +7,9 @@ use crate::referee::MatchResult;
 
 /// The `format` field of every replay header.
 pub const REPLAY_FORMAT: &str = "teenpatti-arena-replay";
-/// Bumped whenever a record changes meaning. Version 1: this layout.
+/// Bumped whenever a record changes meaning. Version 1: this layout. Optional fields added
+/// since (absent in older replays, which read as before) do not bump it: a fault's `stderr`,
+/// an action's `bank_ms`, `stderr_lines` and `stderr_dropped`.
 pub const REPLAY_VERSION: u32 = 1;
 
 /// The first line of a replay.
@@ -119,6 +121,20 @@ pub enum Record {
         /// Time the bot took (wall clock); absent for the arena's actions.
         #[serde(skip_serializing_if = "Option::is_none", default)]
         elapsed_ms: Option<u64>,
+        /// The bot's time bank left after this decision (wall clock); absent for the arena's
+        /// actions and from replays of arenas before it existed.
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        bank_ms: Option<u64>,
+        /// Only when the match kept logs (`arena match --logs`, a tournament's
+        /// `replay_stderr = true`): the stderr lines the seat's
+        /// bot wrote since its previous decision was read, up to this one's answer (for an
+        /// arena action after a fault: up to the fault). At most 20 lines and 2 KiB per
+        /// decision, 256 KiB per seat and match (`bot::DecisionStderr`); empty: absent.
+        #[serde(skip_serializing_if = "Vec::is_empty", default)]
+        stderr_lines: Vec<String>,
+        /// Lines written in that span but not kept (past a bound); zero: absent.
+        #[serde(skip_serializing_if = "is_zero", default)]
+        stderr_dropped: u64,
     },
     /// A bot fault.
     Fault {
@@ -136,6 +152,10 @@ pub enum Record {
     },
     /// The last line: the match result.
     Result(MatchResult),
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 #[cfg(test)]
@@ -170,5 +190,28 @@ mod tests {
             *stderr = None;
         }
         assert!(!serde_json::to_string(&without).unwrap().contains("stderr"));
+    }
+}
+
+#[cfg(test)]
+mod action_tests {
+    use super::*;
+
+    #[test]
+    fn an_action_record_reads_with_or_without_bank_and_stderr() {
+        let old = r#"{"type":"action","hand":0,"seat":1,"kind":"bet","action":"pack","source":"bot","elapsed_ms":3}"#;
+        let Record::Action {
+            bank_ms,
+            stderr_lines,
+            stderr_dropped,
+            ..
+        } = serde_json::from_str(old).unwrap()
+        else {
+            panic!("an action record");
+        };
+        assert_eq!((bank_ms, stderr_lines.len(), stderr_dropped), (None, 0, 0));
+        let new = r#"{"type":"action","hand":0,"seat":1,"kind":"bet","action":"pack","source":"bot","elapsed_ms":3,"bank_ms":9990,"stderr_lines":["a","b"],"stderr_dropped":4}"#;
+        let record: Record = serde_json::from_str(new).unwrap();
+        assert_eq!(serde_json::to_string(&record).unwrap(), new);
     }
 }

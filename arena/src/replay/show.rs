@@ -12,6 +12,9 @@ pub fn show(records: &[Record]) -> String {
     let mut out = String::new();
     let mut names: Vec<String> = Vec::new();
     let mut settings = None;
+    // A decision's stderr lines, printed under the event that says what its action did
+    // (the action's record comes just before its events).
+    let mut under_action: Option<String> = None;
     for record in records {
         match record {
             Record::Header(h) => {
@@ -46,8 +49,27 @@ pub fn show(records: &[Record]) -> String {
                 if !line.is_empty() {
                     let _ = writeln!(out, "{line}");
                 }
+                if let Some(lines) = under_action.take() {
+                    out.push_str(&lines);
+                }
             }
-            Record::Action { .. } => {} // events say what each action did
+            // Events say what each action did; only the bot's stderr is added under them.
+            Record::Action {
+                seat,
+                elapsed_ms,
+                bank_ms,
+                stderr_lines,
+                stderr_dropped,
+                ..
+            } => {
+                under_action = decision_stderr(
+                    &name(&names, *seat),
+                    *elapsed_ms,
+                    *bank_ms,
+                    stderr_lines,
+                    *stderr_dropped,
+                );
+            }
             Record::Fault {
                 hand,
                 seat,
@@ -116,6 +138,33 @@ pub fn show(records: &[Record]) -> String {
         }
     }
     out
+}
+
+/// The lines printed under an action whose bot wrote to stderr during the decision, or
+/// `None` if it wrote nothing (or the replay kept no logs).
+fn decision_stderr(
+    who: &str,
+    elapsed_ms: Option<u64>,
+    bank_ms: Option<u64>,
+    lines: &[String],
+    dropped: u64,
+) -> Option<String> {
+    if lines.is_empty() && dropped == 0 {
+        return None;
+    }
+    let timing = match (elapsed_ms, bank_ms) {
+        (Some(ms), Some(bank)) => format!(" ({ms} ms, bank {bank} ms)"),
+        (Some(ms), None) => format!(" ({ms} ms)"),
+        _ => String::new(),
+    };
+    let mut text = format!("    stderr of {who}{timing}:\n");
+    for line in lines {
+        let _ = writeln!(text, "    | {line}");
+    }
+    if dropped > 0 {
+        let _ = writeln!(text, "    | [{dropped} more lines not kept]");
+    }
+    Some(text)
 }
 
 /// `"name":"my-bot", "version":"1.0", "protocol":1`: a hello's fields as the bot sent them
@@ -338,6 +387,35 @@ mod tests {
             exit: None,
             stderr_bytes: None,
         }
+    }
+
+    #[test]
+    fn a_decisions_stderr_is_shown_under_its_action() {
+        let header = r#"{"type":"header","format":"teenpatti-arena-replay","version":1,"protocol":1,"deal":"d","arena_version":"0","settings":{"variant":"classic","boot":1,"max_stake":64,"pot_limit":1024,"blind_limit":4,"sideshow":true,"swap_cost":0,"sequence_order":"a23-high"},"seed":1,"hands":1,"first_hand":0,"first_dealer":0,"time":{"startup_ms":1,"decision_ms":1,"bank_ms":1},"bots":[{"seat":0,"name":"a","command":["a"]},{"seat":1,"name":"b","command":["b"]}]}"#;
+        let lines = [
+            header,
+            r#"{"type":"action","hand":0,"seat":1,"kind":"bet","action":"pack","source":"bot","elapsed_ms":12,"bank_ms":9988,"stderr_lines":["thinking about request 1"],"stderr_dropped":2}"#,
+            r#"{"type":"event","hand":0,"event":"packed","seat":1,"reason":"packed"}"#,
+            r#"{"type":"action","hand":0,"seat":0,"kind":"bet","action":"pack","source":"bot","elapsed_ms":1,"bank_ms":1}"#,
+            r#"{"type":"event","hand":0,"event":"packed","seat":0,"reason":"packed"}"#,
+        ];
+        let records: Vec<Record> = lines
+            .iter()
+            .map(|l| serde_json::from_str(l).expect(l))
+            .collect();
+        let text = show(&records);
+        let packed = describe_event(
+            0,
+            &serde_json::from_str(lines[2]).unwrap(),
+            &["a".into(), "b".into()],
+        );
+        assert!(
+            text.contains(&format!(
+                "{packed}\n    stderr of b [1] (12 ms, bank 9988 ms):\n    | thinking about request 1\n    | [2 more lines not kept]\n"
+            )),
+            "{text}"
+        );
+        assert_eq!(text.matches("stderr of").count(), 1, "{text}");
     }
 
     /// Record hand 3 is the fourth hand: people read hands numbered from 1.

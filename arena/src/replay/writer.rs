@@ -122,6 +122,9 @@ fn action_line(line: &mut Vec<u8>, record: &Record) {
         action,
         source,
         elapsed_ms,
+        bank_ms,
+        stderr_lines,
+        stderr_dropped,
     } = record
     else {
         unreachable!("only called for actions");
@@ -142,6 +145,19 @@ fn action_line(line: &mut Vec<u8>, record: &Record) {
     if let Some(ms) = elapsed_ms {
         line.extend_from_slice(b",\"elapsed_ms\":");
         wire::write_number(line, *ms);
+    }
+    if let Some(ms) = bank_ms {
+        line.extend_from_slice(b",\"bank_ms\":");
+        wire::write_number(line, *ms);
+    }
+    if !stderr_lines.is_empty() {
+        // Only when logs are kept: not the hot path, serde's escaping is fine.
+        line.extend_from_slice(b",\"stderr_lines\":");
+        serde_json::to_writer(&mut *line, stderr_lines).expect("strings serialize");
+    }
+    if *stderr_dropped > 0 {
+        line.extend_from_slice(b",\"stderr_dropped\":");
+        wire::write_number(line, *stderr_dropped);
     }
     line.extend_from_slice(b"}\n");
 }
@@ -188,10 +204,16 @@ mod tests {
                 DecisionKind::Bet,
                 DecisionKind::SideshowReply,
             ] {
-                for (source, elapsed_ms) in [
-                    (ActionSource::Bot, Some(0)),
-                    (ActionSource::Bot, Some(123_456)),
-                    (ActionSource::Arena, None),
+                for (source, elapsed_ms, bank_ms, stderr_lines, stderr_dropped) in [
+                    (ActionSource::Bot, Some(0), Some(10_000), vec![], 0),
+                    (
+                        ActionSource::Bot,
+                        Some(123_456),
+                        Some(0),
+                        vec!["thinking \"hard\"\t\u{1}é".to_string(), String::new()],
+                        3,
+                    ),
+                    (ActionSource::Arena, None, None, vec![], 7),
                 ] {
                     let record = Record::Action {
                         hand: [0, 9, 1 << 40][i % 3],
@@ -200,6 +222,9 @@ mod tests {
                         action,
                         source,
                         elapsed_ms,
+                        bank_ms,
+                        stderr_lines,
+                        stderr_dropped,
                     };
                     action_line(&mut line, &record);
                     let expected = serde_json::to_string(&record).unwrap() + "\n";

@@ -91,6 +91,7 @@ struct RawFile {
     output: Option<String>,
     sandbox: Option<Spanned<String>>,
     max_restarts: Option<u32>,
+    replay_stderr: Option<bool>,
     candidates: Option<Spanned<Vec<String>>>,
     bot_seeds: Option<Spanned<String>>,
     #[serde(default)]
@@ -230,6 +231,11 @@ pub struct Tournament {
     /// resume.
     #[serde(skip, default = "default_max_log_kb")]
     pub max_log_kb: u64,
+    /// `replay_stderr = true`: each replay also records the stderr lines of every decision
+    /// (`MatchConfig::decision_stderr`). Off by default: replays are often published and the
+    /// lines may reveal a bot's thinking. Not serialized: it decides no result.
+    #[serde(skip)]
+    pub replay_stderr: bool,
 }
 
 fn default_max_log_kb() -> u64 {
@@ -553,6 +559,7 @@ impl Tournament {
             pass_marks,
             bot_seeds,
             max_log_kb,
+            replay_stderr: raw.replay_stderr.unwrap_or(false),
         })
     }
 

@@ -69,7 +69,7 @@ pub async fn check_bots(t: &Tournament, scratch: &std::path::Path) -> anyhow::Re
         let line = bot.line;
         let name = bot.name.clone();
         checks.spawn(async move {
-            let result = match Connection::start(&spec, &hello, None).await {
+            let result = match Connection::start(&spec, &hello, None, None).await {
                 Ok(connection) => {
                     connection.close(Duration::from_millis(200)).await;
                     Ok(())
@@ -178,6 +178,9 @@ fn match_config(t: &Tournament, m: &ScheduledMatch, out: &OutputDir) -> MatchCon
         transcripts: None,
         live: None,
         transcript_max_bytes: 0,
+        // Tournament replays are often published: no bot's stderr in them unless the file
+        // asks for it (the logs directory keeps it for the operator either way).
+        decision_stderr: t.replay_stderr,
     }
 }
 
