@@ -22,7 +22,12 @@ async fn output_and_exit_status_are_kept() {
     assert_eq!(done.exit.code, Some(3));
     assert!(!done.timed_out && !done.succeeded());
     let zero = process_common::spec(&dir, "zero", shell("true"));
-    assert!(run_to_completion(&zero, PATIENCE).await.unwrap().succeeded());
+    assert!(
+        run_to_completion(&zero, PATIENCE)
+            .await
+            .unwrap()
+            .succeeded()
+    );
 }
 
 #[tokio::test]
@@ -40,7 +45,11 @@ async fn output_beyond_the_caps_is_counted_not_kept() {
     assert!(done.stdout.contains("more bytes of stdout dropped"));
     assert!(done.stdout.len() < 1200, "{}", done.stdout.len());
     assert!(done.stderr.starts_with("err0\n"));
-    assert!(done.stderr.trim_end().ends_with("err1999"), "{}", done.stderr);
+    assert!(
+        done.stderr.trim_end().ends_with("err1999"),
+        "{}",
+        done.stderr
+    );
     assert!(done.stderr.len() < 2200, "{}", done.stderr.len());
 }
 
@@ -52,7 +61,9 @@ async fn a_process_that_runs_forever_is_stopped_at_the_limit() {
     let spec = spec(
         &dir,
         "forever",
-        shell(&format!("echo started; sleep 1000 & exec sleep 1001 # {mark}")),
+        shell(&format!(
+            "echo started; sleep 1000 & exec sleep 1001 # {mark}"
+        )),
     );
     let done = run_to_completion(&spec, Duration::from_millis(500))
         .await
@@ -88,7 +99,10 @@ async fn bwrap_build_writes_its_workdir_and_has_no_network() {
     spec.private_workdir = false;
     spec.writable_workdir = true;
     let done = run_to_completion(&spec, PATIENCE).await.unwrap();
-    assert_eq!(std::fs::read_to_string(src.join("out.txt")).unwrap(), "source");
+    assert_eq!(
+        std::fs::read_to_string(src.join("out.txt")).unwrap(),
+        "source"
+    );
     assert_eq!(
         std::fs::read_to_string(src.join("sub/made.txt")).unwrap(),
         "more\n"

@@ -45,11 +45,10 @@ async fn site(t: &common::TestDb, build: &str) -> Site {
     .unwrap();
     let builder =
         Arc::new(Builder::new(t.db.clone(), contest.clone(), Arc::new(Notify::new())).unwrap());
-    let user = t
-        .db
-        .create_user("alice", "Alice", Some("$argon2id$fake"), None, false)
-        .await
-        .unwrap();
+    let user =
+        t.db.create_user("alice", "Alice", Some("$argon2id$fake"), None, false)
+            .await
+            .unwrap();
     Site {
         db: t.db.clone(),
         submissions,
@@ -102,105 +101,172 @@ for line in sys.stdin:
         raise RuntimeError("my strategy is not written yet")
 "#;
 
-on_both!(uploads_are_built_checked_and_the_previous_version_retires, |t| {
-    let site = site(t, "").await;
-    let started = Instant::now();
-    let v1 = site
-        .upload("pybot", "python", "minimal_bot.py", kit("python/minimal_bot.py"))
-        .await;
-    let broken = site
-        .upload("cbot", "c", "bot.c", b"int main(void) { return 0 }\n".to_vec())
-        .await;
-    let crashing = site
-        .upload("crash", "python", "bot.py", CRASHING_BOT.as_bytes().to_vec())
-        .await;
-    site.build_all().await;
+on_both!(
+    uploads_are_built_checked_and_the_previous_version_retires,
+    |t| {
+        let site = site(t, "").await;
+        let started = Instant::now();
+        let v1 = site
+            .upload(
+                "pybot",
+                "python",
+                "minimal_bot.py",
+                kit("python/minimal_bot.py"),
+            )
+            .await;
+        let broken = site
+            .upload(
+                "cbot",
+                "c",
+                "bot.c",
+                b"int main(void) { return 0 }\n".to_vec(),
+            )
+            .await;
+        let crashing = site
+            .upload(
+                "crash",
+                "python",
+                "bot.py",
+                CRASHING_BOT.as_bytes().to_vec(),
+            )
+            .await;
+        site.build_all().await;
 
-    let v1 = site.get(&v1).await;
-    assert_eq!(v1.state, VersionState::Ready, "{v1:?}");
-    assert!(v1.build_log.contains("py_compile"), "{}", v1.build_log);
-    assert!(v1.check_log.contains(" 0 failed"), "{}", v1.check_log);
+        let v1 = site.get(&v1).await;
+        assert_eq!(v1.state, VersionState::Ready, "{v1:?}");
+        assert!(v1.build_log.contains("py_compile"), "{}", v1.build_log);
+        assert!(v1.check_log.contains(" 0 failed"), "{}", v1.check_log);
 
-    let broken = site.get(&broken).await;
-    assert_eq!(broken.state, VersionState::Failed);
-    assert!(broken.build_log.contains("$ gcc -O2"), "{}", broken.build_log);
-    assert!(broken.build_log.contains("error:"), "{}", broken.build_log);
-    assert!(broken.build_log.contains("exit status 1"), "{}", broken.build_log);
-    assert_eq!(broken.check_log, "", "not checked");
-    assert!(!site.builder.build_dir(broken.id).exists(), "a failed build is not kept");
+        let broken = site.get(&broken).await;
+        assert_eq!(broken.state, VersionState::Failed);
+        assert!(
+            broken.build_log.contains("$ gcc -O2"),
+            "{}",
+            broken.build_log
+        );
+        assert!(broken.build_log.contains("error:"), "{}", broken.build_log);
+        assert!(
+            broken.build_log.contains("exit status 1"),
+            "{}",
+            broken.build_log
+        );
+        assert_eq!(broken.check_log, "", "not checked");
+        assert!(
+            !site.builder.build_dir(broken.id).exists(),
+            "a failed build is not kept"
+        );
 
-    let crashing = site.get(&crashing).await;
-    assert_eq!(crashing.state, VersionState::Failed);
-    assert!(crashing.build_log.ends_with("built\n"), "{}", crashing.build_log);
-    assert!(crashing.check_log.contains("FAIL"), "{}", crashing.check_log);
-    assert!(crashing.check_log.contains("Traceback"), "{}", crashing.check_log);
-    assert!(
-        crashing.check_log.contains("my strategy is not written yet"),
-        "{}",
-        crashing.check_log
-    );
-    // "Within a minute", on a loaded machine.
-    assert!(started.elapsed() < Duration::from_secs(60), "{:?}", started.elapsed());
+        let crashing = site.get(&crashing).await;
+        assert_eq!(crashing.state, VersionState::Failed);
+        assert!(
+            crashing.build_log.ends_with("built\n"),
+            "{}",
+            crashing.build_log
+        );
+        assert!(
+            crashing.check_log.contains("FAIL"),
+            "{}",
+            crashing.check_log
+        );
+        assert!(
+            crashing.check_log.contains("Traceback"),
+            "{}",
+            crashing.check_log
+        );
+        assert!(
+            crashing
+                .check_log
+                .contains("my strategy is not written yet"),
+            "{}",
+            crashing.check_log
+        );
+        // "Within a minute", on a loaded machine.
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "{:?}",
+            started.elapsed()
+        );
 
-    // A multi-file bot (the starter kit's bot and its helper module) as a zip: it passes,
-    // becomes the bot's ready version, and the first one retires (kept, with its logs).
-    let v2 = site
-        .upload(
-            "pybot",
-            "python",
-            "bot.zip",
-            zip(&[
-                ("bot.py", kit("python/random_bot.py")),
-                ("teenpatti.py", kit("python/teenpatti.py")),
-            ]),
-        )
-        .await;
-    site.build_all().await;
-    let v2 = site.get(&v2).await;
-    assert_eq!(v2.state, VersionState::Ready, "{}\n{}", v2.build_log, v2.check_log);
-    let v1 = site.get(&v1).await;
-    assert_eq!(v1.state, VersionState::Retired);
-    assert!(v1.check_log.contains(" 0 failed"), "logs are kept");
-    assert!(site.builder.build_dir(v1.id).join("minimal_bot.py").exists());
+        // A multi-file bot (the starter kit's bot and its helper module) as a zip: it passes,
+        // becomes the bot's ready version, and the first one retires (kept, with its logs).
+        let v2 = site
+            .upload(
+                "pybot",
+                "python",
+                "bot.zip",
+                zip(&[
+                    ("bot.py", kit("python/random_bot.py")),
+                    ("teenpatti.py", kit("python/teenpatti.py")),
+                ]),
+            )
+            .await;
+        site.build_all().await;
+        let v2 = site.get(&v2).await;
+        assert_eq!(
+            v2.state,
+            VersionState::Ready,
+            "{}\n{}",
+            v2.build_log,
+            v2.check_log
+        );
+        let v1 = site.get(&v1).await;
+        assert_eq!(v1.state, VersionState::Retired);
+        assert!(v1.check_log.contains(" 0 failed"), "logs are kept");
+        assert!(
+            site.builder
+                .build_dir(v1.id)
+                .join("minimal_bot.py")
+                .exists()
+        );
 
-    // A failing third version leaves the ready one alone.
-    let v3 = site
-        .upload("pybot", "python", "bot.py", b"def broken(:\n".to_vec())
-        .await;
-    site.build_all().await;
-    let v3 = site.get(&v3).await;
-    assert_eq!(v3.state, VersionState::Failed);
-    assert!(v3.build_log.contains("SyntaxError"), "{}", v3.build_log);
-    assert_eq!(site.get(&v2).await.state, VersionState::Ready);
-});
+        // A failing third version leaves the ready one alone.
+        let v3 = site
+            .upload("pybot", "python", "bot.py", b"def broken(:\n".to_vec())
+            .await;
+        site.build_all().await;
+        let v3 = site.get(&v3).await;
+        assert_eq!(v3.state, VersionState::Failed);
+        assert!(v3.build_log.contains("SyntaxError"), "{}", v3.build_log);
+        assert_eq!(site.get(&v2).await.state, VersionState::Ready);
+    }
+);
 
-on_both!(a_dead_builders_lease_expires_and_the_version_is_built_again, |t| {
-    let site = site(t, "").await;
-    let v = site
-        .upload("pybot", "python", "bot.py", kit("python/minimal_bot.py"))
-        .await;
-    // A builder claims it and dies (the server killed mid-build): nobody finishes it.
-    let dead = site.db.claim_build(60_000).await.unwrap().unwrap();
-    assert_eq!(dead.version.id, v.id);
-    assert_eq!(site.builder.build_next().await.unwrap(), None, "leased");
-    // Its lease runs out; the next builder's pass puts it back and builds it.
-    let later = now_ms() + 61_000;
-    assert_eq!(site.db.expire_builds(later, 3).await.unwrap(), 1);
-    assert_eq!(
-        site.builder.build_next().await.unwrap(),
-        Some((v.id, VersionState::Ready))
-    );
-    let v = site.get(&v).await;
-    assert_eq!((v.state, v.build_attempt), (VersionState::Ready, 2));
-    // The dead builder's late result is dropped.
-    let late = server::ladder::versions::BuildOutcome {
-        passed: false,
-        build_log: "late".into(),
-        check_log: String::new(),
-    };
-    assert!(!site.db.finish_build(v.id, &dead.lease_token, &late).await.unwrap());
-    assert_eq!(site.get(&v).await.state, VersionState::Ready);
-});
+on_both!(
+    a_dead_builders_lease_expires_and_the_version_is_built_again,
+    |t| {
+        let site = site(t, "").await;
+        let v = site
+            .upload("pybot", "python", "bot.py", kit("python/minimal_bot.py"))
+            .await;
+        // A builder claims it and dies (the server killed mid-build): nobody finishes it.
+        let dead = site.db.claim_build(60_000).await.unwrap().unwrap();
+        assert_eq!(dead.version.id, v.id);
+        assert_eq!(site.builder.build_next().await.unwrap(), None, "leased");
+        // Its lease runs out; the next builder's pass puts it back and builds it.
+        let later = now_ms() + 61_000;
+        assert_eq!(site.db.expire_builds(later, 3).await.unwrap(), 1);
+        assert_eq!(
+            site.builder.build_next().await.unwrap(),
+            Some((v.id, VersionState::Ready))
+        );
+        let v = site.get(&v).await;
+        assert_eq!((v.state, v.build_attempt), (VersionState::Ready, 2));
+        // The dead builder's late result is dropped.
+        let late = server::ladder::versions::BuildOutcome {
+            passed: false,
+            build_log: "late".into(),
+            check_log: String::new(),
+        };
+        assert!(
+            !site
+                .db
+                .finish_build(v.id, &dead.lease_token, &late)
+                .await
+                .unwrap()
+        );
+        assert_eq!(site.get(&v).await.state, VersionState::Ready);
+    }
+);
 
 /// A build that never ends (the C preprocessor asked for 2^40 tokens) is stopped at the
 /// contest's time limit and fails, with the reason in its log.
@@ -225,7 +291,11 @@ async fn a_build_that_runs_forever_is_stopped() {
         "{}",
         v.build_log
     );
-    assert!(started.elapsed() < Duration::from_secs(30), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
     assert!(v.build_log.len() <= site.contest.build.log_bytes as usize + 100);
     t.cleanup().await;
 }
@@ -270,7 +340,9 @@ async fn every_language_builds_in_the_sandbox() {
         .iter()
         .map(|(n, b)| (n.as_str(), b.clone()))
         .collect();
-    let java = site.upload("jbot", "java", "bot.zip", zip(&java_refs)).await;
+    let java = site
+        .upload("jbot", "java", "bot.zip", zip(&java_refs))
+        .await;
     let rust = site
         .upload(
             "rbot",

@@ -218,11 +218,7 @@ pub fn bwrap_args(plan: &BwrapPlan<'_>) -> Vec<OsString> {
         };
         push(
             &mut out,
-            &[
-                bind.as_ref(),
-                workdir.as_os_str(),
-                workdir.as_os_str(),
-            ],
+            &[bind.as_ref(), workdir.as_os_str(), workdir.as_os_str()],
         );
     }
     mount_hidden(&mut out, &inner);

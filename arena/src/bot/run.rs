@@ -68,7 +68,9 @@ pub async fn run_to_completion(spec: &BotSpec, limit: Duration) -> Result<Comple
         }
     }
     if dropped > 0 {
-        stdout.push_str(&format!("[... {dropped} more bytes of stdout dropped ...]\n"));
+        stdout.push_str(&format!(
+            "[... {dropped} more bytes of stdout dropped ...]\n"
+        ));
     }
     if !timed_out {
         // stdout closed; the process may still be running (it closed its stdout early).

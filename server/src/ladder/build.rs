@@ -54,7 +54,8 @@ impl Builder {
     /// a killed server is removed).
     pub fn new(db: Db, contest: Arc<Contest>, wakeup: Arc<Notify>) -> std::io::Result<Builder> {
         let data = &contest.data_dir;
-        let (uploads, builds, work) = (data.join("uploads"), data.join("builds"), data.join("work"));
+        let (uploads, builds, work) =
+            (data.join("uploads"), data.join("builds"), data.join("work"));
         std::fs::create_dir_all(&builds)?;
         if work.exists() {
             std::fs::remove_dir_all(&work)?;
@@ -123,7 +124,10 @@ impl Builder {
             // Nothing will run it: keep the logs (in the database), not the files.
             let _ = std::fs::remove_dir_all(self.build_dir(id));
         }
-        let recorded = self.db.finish_build(id, &claim.lease_token, &outcome).await?;
+        let recorded = self
+            .db
+            .finish_build(id, &claim.lease_token, &outcome)
+            .await?;
         let state = match (recorded, outcome.passed) {
             (false, _) => VersionState::Uploaded,
             (true, true) => VersionState::Ready,
@@ -195,9 +199,7 @@ impl Builder {
             .collect();
         // The report names the command as documented (`./bot`), not the server's paths.
         let shown_run: Vec<String> = recipe.run.iter().map(|a| a.replace(DIR, ".")).collect();
-        let (passed, check_log) = self
-            .check(&argv, &shown_run, work, &version.language)
-            .await;
+        let (passed, check_log) = self.check(&argv, &shown_run, work, &version.language).await;
         Ok((passed, build_log, check_log))
     }
 
@@ -313,8 +315,7 @@ fn shown(argv: &[String]) -> String {
     argv.iter()
         .map(|a| {
             let plain = !a.is_empty()
-                && a
-                    .bytes()
+                && a.bytes()
                     .all(|b| b.is_ascii_alphanumeric() || b"_./=:+,@%-".contains(&b));
             if plain {
                 a.clone()

@@ -99,7 +99,12 @@ pub fn recipe(
         }
         Language::JavaScript => {
             let sources = with_ext(&["js", "mjs", "cjs"]);
-            let entry = entry(&sources, &["bot.js", "main.js"], "a JavaScript bot", "bot.js")?;
+            let entry = entry(
+                &sources,
+                &["bot.js", "main.js"],
+                "a JavaScript bot",
+                "bot.js",
+            )?;
             let steps = sources
                 .iter()
                 .map(|f| vec!["node".into(), "--check".into(), arg(f)])
@@ -181,7 +186,10 @@ fn java_main(sources: &[&PathBuf], read: &dyn Fn(&Path) -> String) -> Result<Str
         .filter(|f| f.components().count() == 1)
         .collect();
     for class in ["Main", "Bot"] {
-        if top.iter().any(|f| f.file_stem().is_some_and(|s| s == class)) {
+        if top
+            .iter()
+            .any(|f| f.file_stem().is_some_and(|s| s == class))
+        {
             return Ok(class.to_string());
         }
     }
@@ -223,13 +231,24 @@ mod tests {
         .unwrap();
         assert_eq!(
             r.steps,
-            [["python3", "-m", "py_compile", "./bot.py", "./lib/teenpatti.py"]]
+            [[
+                "python3",
+                "-m",
+                "py_compile",
+                "./bot.py",
+                "./lib/teenpatti.py"
+            ]]
         );
         assert_eq!(r.run, ["python3", "{dir}/bot.py"]);
         // One file: whatever its name.
         let r = recipe(Language::Python, &paths(&["x.py"]), &no_read, "rustc").unwrap();
         assert_eq!(r.run, ["python3", "{dir}/x.py"]);
-        let e = recipe(Language::Python, &paths(&["a.py", "b.py"]), &no_read, "rustc");
+        let e = recipe(
+            Language::Python,
+            &paths(&["a.py", "b.py"]),
+            &no_read,
+            "rustc",
+        );
         assert!(e.unwrap_err().contains("bot.py"));
         assert!(recipe(Language::Python, &paths(&["a.c"]), &no_read, "rustc").is_err());
     }
@@ -239,11 +258,18 @@ mod tests {
         let r = recipe(Language::C, &paths(&["-o.c", "bot.c"]), &no_read, "rustc").unwrap();
         assert_eq!(
             r.steps,
-            [["gcc", "-O2", "-I", ".", "-o", "bot", "./-o.c", "./bot.c", "-lm"]]
+            [[
+                "gcc", "-O2", "-I", ".", "-o", "bot", "./-o.c", "./bot.c", "-lm"
+            ]]
         );
         assert_eq!(r.run, ["{dir}/bot"]);
-        let r = recipe(Language::Rust, &paths(&["main.rs", "util.rs"]), &no_read, "/x/rustc")
-            .unwrap();
+        let r = recipe(
+            Language::Rust,
+            &paths(&["main.rs", "util.rs"]),
+            &no_read,
+            "/x/rustc",
+        )
+        .unwrap();
         assert_eq!(r.steps[0][0], "/x/rustc");
         assert_eq!(r.steps[0].last().unwrap(), "./main.rs");
     }

@@ -618,7 +618,10 @@ pub async fn version_page(
             let mut response = page.into_response();
             // Until built and checked (seconds), the page reloads itself to show the logs:
             // the `Refresh` header, since the pages carry no script.
-            if matches!(version_state, VersionState::Uploaded | VersionState::Building) {
+            if matches!(
+                version_state,
+                VersionState::Uploaded | VersionState::Building
+            ) {
                 response
                     .headers_mut()
                     .insert(header::REFRESH, HeaderValue::from_static("3"));
