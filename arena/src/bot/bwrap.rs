@@ -591,7 +591,7 @@ mod tests {
         p.writable_workdir = true;
         let text = after_system(&bwrap_args(&p));
         assert!(
-            text.starts_with("--bind /data/build/7 /data/build/7 --proc"),
+            text.ends_with("--bind /data/build/7 /data/build/7 --proc /proc --dev /dev --chdir /data/build/7 -- /usr/bin/gcc"),
             "{text}"
         );
         // A private workdir stays a private tmpfs whatever the flag says.
