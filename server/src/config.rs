@@ -532,6 +532,18 @@ mod tests {
         assert_eq!(c.accounts.registration, Registration::Open);
         assert_eq!(c.data_dir, PathBuf::from("out/c"));
         assert_eq!(c.settings, Settings::new(Variant::Classic));
+        assert_eq!(c.build.builders, 1);
+    }
+
+    #[test]
+    fn builders_are_bounded() {
+        let c = parse("game = \"classic\"\n[build]\nbuilders = 4\n").unwrap();
+        assert_eq!(c.build.builders, 4);
+        let e = parse("game = \"classic\"\n[build]\nbuilders = 0\n").unwrap_err();
+        assert_eq!(
+            (e.line, e.field.as_deref()),
+            (Some(3), Some("build.builders"))
+        );
     }
 
     #[test]
