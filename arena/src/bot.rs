@@ -1,7 +1,7 @@
 //! Bots as processes: spawning in their own process group with a cleared environment,
 //! rlimits and an optional bubblewrap sandbox; stdout lines with a length cap and deadlines;
 //! writes with deadlines; stderr drained into a capped log; and killing plus reaping the whole
-//! group on every exit path.
+//! group on every exit path. A build is such a process too, run to completion (`run.rs`).
 
 mod bwrap;
 mod cgroup;
@@ -17,6 +17,7 @@ mod limits;
 mod orphans;
 mod process;
 mod report;
+mod run;
 mod seccomp;
 mod spec;
 mod stderr;
@@ -36,6 +37,7 @@ pub use identity::{BOT_UID_BASE, BOT_UID_COUNT, BotUid, running_as_root};
 pub use level::default_level;
 pub use process::{BotProcess, ExitSummary};
 pub use report::SandboxReport;
+pub use run::{Completion, run_to_completion};
 pub use spec::{
     BotSpec, DEFAULT_MAX_LINE_BYTES, DEFAULT_PATH, DEFAULT_STDERR_KEEP_BYTES, Limits, SandboxLevel,
 };

@@ -90,6 +90,8 @@ pub struct BuildPolicy {
     pub memory_bytes: u64,
     /// The build and check logs are cut to this many bytes (head and tail kept).
     pub log_bytes: u64,
+    /// Builds run at once by this server (each a sandboxed compiler, then `check-bot`).
+    pub builders: u64,
 }
 
 /// How the ladder plays (the scheduler and workers read it).
@@ -179,6 +181,7 @@ struct RawBuild {
     time_seconds: Option<Spanned<u64>>,
     memory_mb: Option<Spanned<u64>>,
     log_kb: Option<Spanned<u64>>,
+    builders: Option<Spanned<u64>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -366,6 +369,7 @@ impl Contest {
             time_seconds: bounded(&b.time_seconds, "build.time_seconds", 120, 1..=3600)?,
             memory_bytes: bounded(&b.memory_mb, "build.memory_mb", 2048, 64..=65_536)? << 20,
             log_bytes: bounded(&b.log_kb, "build.log_kb", 64, 1..=10_240)? << 10,
+            builders: bounded(&b.builders, "build.builders", 1, 1..=64)?,
         };
 
         let l = &raw.ladder;
@@ -528,6 +532,18 @@ mod tests {
         assert_eq!(c.accounts.registration, Registration::Open);
         assert_eq!(c.data_dir, PathBuf::from("out/c"));
         assert_eq!(c.settings, Settings::new(Variant::Classic));
+        assert_eq!(c.build.builders, 1);
+    }
+
+    #[test]
+    fn builders_are_bounded() {
+        let c = parse("game = \"classic\"\n[build]\nbuilders = 4\n").unwrap();
+        assert_eq!(c.build.builders, 4);
+        let e = parse("game = \"classic\"\n[build]\nbuilders = 0\n").unwrap_err();
+        assert_eq!(
+            (e.line, e.field.as_deref()),
+            (Some(3), Some("build.builders"))
+        );
     }
 
     #[test]

@@ -10,6 +10,7 @@ use anyhow::Context;
 
 use crate::accounts::provision::{provision, write_setup_tokens};
 use crate::config::Contest;
+use crate::ladder::build::Builder;
 use crate::ladder::submissions::Submissions;
 use crate::storage::{Db, now_ms, sqlite_url};
 use crate::web::{self, AppState, Shared};
@@ -140,6 +141,7 @@ pub async fn serve(options: ServeOptions) -> anyhow::Result<()> {
             tokio::time::sleep(Duration::from_secs(3600)).await;
         }
     });
+    let builders = start_builders(&state)?;
     let app = web::router(state.clone());
     axum::serve(
         listener,
@@ -147,8 +149,33 @@ pub async fn serve(options: ServeOptions) -> anyhow::Result<()> {
     )
     .with_graceful_shutdown(shutdown())
     .await?;
+    // A build cut short here keeps its lease until it expires, then is built again.
+    for builder in builders {
+        builder.abort();
+    }
     state.db.close().await;
     Ok(())
+}
+
+/// Starts the contest's `[build] builders` build tasks in this process (their compilers and
+/// checks run in sandboxed child processes).
+pub fn start_builders(state: &Shared) -> anyhow::Result<Vec<tokio::task::JoinHandle<()>>> {
+    let builder = Arc::new(
+        Builder::new(
+            state.db.clone(),
+            state.contest.clone(),
+            state.submissions.build_wakeup.clone(),
+        )
+        .with_context(|| {
+            format!(
+                "cannot prepare the build directories in {}",
+                state.contest.data_dir.display()
+            )
+        })?,
+    );
+    Ok((0..state.contest.build.builders)
+        .map(|_| tokio::spawn(builder.clone().run()))
+        .collect())
 }
 
 async fn shutdown() {

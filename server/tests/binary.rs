@@ -145,6 +145,38 @@ fn serves_and_keeps_everything_across_a_sigkill() {
         multipart,
     );
     assert_eq!(status, 201, "{body}");
+    // The server's builder builds and checks it; the owner sees both logs in the API within
+    // a minute. `print(1)` compiles, and fails the check (it never says hello).
+    let started = std::time::Instant::now();
+    let version = loop {
+        let (status, _, body) = request(
+            a,
+            "GET",
+            "/api/bots/zbot/versions/1",
+            &[("Authorization", &bearer)],
+            b"",
+        );
+        assert_eq!(status, 200, "{body}");
+        let version: serde_json::Value = serde_json::from_str(&body).unwrap();
+        if version["state"] == "failed" || version["state"] == "ready" {
+            break version;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "not built within a minute: {body}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert_eq!(version["state"], "failed", "{version}");
+    let build_log = version["build_log"].as_str().unwrap();
+    assert!(
+        build_log.contains("py_compile") && build_log.ends_with("built\n"),
+        "{build_log}"
+    );
+    assert!(
+        version["check_log"].as_str().unwrap().contains("FAIL"),
+        "{version}"
+    );
 
     // SIGKILL, then a new server on the same data.
     drop(server);

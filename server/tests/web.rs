@@ -771,6 +771,26 @@ async fn the_upload_page_stores_a_version_and_shows_it_escaped() {
     );
     assert!(!page.body.contains("<img"));
     assert!(page.body.contains("state-uploaded"));
+    // Waiting for its build, the page reloads itself; once built, it shows the logs, still.
+    assert_eq!(page.headers.get(header::REFRESH).unwrap(), "3");
+    let claim = app.state.db.claim_build(60_000).await.unwrap().unwrap();
+    let outcome = server::ladder::versions::BuildOutcome {
+        passed: true,
+        build_log: "$ python3 -m py_compile <b>\nbuilt\n".into(),
+        check_log: "7 passed, 0 failed\n".into(),
+    };
+    assert!(
+        app.state
+            .db
+            .finish_build(claim.version.id, &claim.lease_token, &outcome)
+            .await
+            .unwrap()
+    );
+    let page = app.get("/bots/Dbot/versions/1", Some(&cookie)).await;
+    assert!(page.headers.get(header::REFRESH).is_none());
+    assert!(page.body.contains("py_compile &lt;b&gt;"), "{}", page.body);
+    assert!(page.body.contains("7 passed, 0 failed"), "{}", page.body);
+    assert!(page.body.contains("state-ready"), "{}", page.body);
     let list = app.get("/bots", Some(&cookie)).await;
     assert!(list.body.contains("/bots/Dbot/versions/1"));
     // A refused upload shows its reason on the page.

@@ -31,7 +31,8 @@
 //!    `nodev`); then the files named on the bot's command line that fall inside one of
 //!    these, bound again read-only, file by file: the command line is the operator's grant;
 //! 4. the workdir: a private tmpfs of at most the disk limit when the arena made it for this
-//!    bot (its contents die with the bot), or the operator's directory, read-only;
+//!    bot (its contents die with the bot), or the operator's directory, read-only (read-write
+//!    for a build, [`BotSpec::writable_workdir`]);
 //! 5. hidden paths inside the workdir, as in 3, and the needed files inside them;
 //! 6. the hidden tmpfs made read-only, so nothing can be written there either;
 //! 7. a private `/proc` (of the bot's own PID namespace) and `/dev`.
@@ -40,6 +41,7 @@
 //! not the arena's logs, replays, results or tournament file, not `/run`'s sockets.
 //!
 //! [`BotSpec::hidden`]: super::BotSpec::hidden
+//! [`BotSpec::writable_workdir`]: super::BotSpec::writable_workdir
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -83,6 +85,8 @@ pub struct BwrapPlan<'a> {
     /// The arena made `workdir` for this bot alone: inside it is a fresh tmpfs of at most
     /// `disk_bytes`. Otherwise (an operator's directory) it is bound read-only.
     pub private_workdir: bool,
+    /// An operator's workdir (not private) is bound read-write rather than read-only.
+    pub writable_workdir: bool,
     pub hidden: &'a [Hidden],
     /// Files the bot must be able to read even inside a hidden directory (its program and
     /// the files named on its command line).
@@ -207,13 +211,14 @@ pub fn bwrap_args(plan: &BwrapPlan<'_>) -> Vec<OsString> {
     if plan.private_workdir {
         push_tmpfs(&mut out, workdir, plan.disk_bytes, false);
     } else {
+        let bind = if plan.writable_workdir {
+            "--bind"
+        } else {
+            "--ro-bind"
+        };
         push(
             &mut out,
-            &[
-                "--ro-bind".as_ref(),
-                workdir.as_os_str(),
-                workdir.as_os_str(),
-            ],
+            &[bind.as_ref(), workdir.as_os_str(), workdir.as_os_str()],
         );
     }
     mount_hidden(&mut out, &inner);
@@ -427,6 +432,7 @@ mod tests {
         BwrapPlan {
             workdir,
             private_workdir: true,
+            writable_workdir: false,
             hidden: &[],
             needed: &[],
             readable: &[],
@@ -575,6 +581,25 @@ mod tests {
             ),
             "{}",
             after_system(&bwrap_args(&p))
+        );
+    }
+
+    #[test]
+    fn a_build_binds_its_workdir_writable() {
+        let mut p = plan(Path::new("/data/build/7"), Path::new("/usr/bin/gcc"), &[]);
+        p.private_workdir = false;
+        p.writable_workdir = true;
+        let text = after_system(&bwrap_args(&p));
+        assert!(
+            text.ends_with("--bind /data/build/7 /data/build/7 --proc /proc --dev /dev --chdir /data/build/7 -- /usr/bin/gcc"),
+            "{text}"
+        );
+        // A private workdir stays a private tmpfs whatever the flag says.
+        p.private_workdir = true;
+        assert!(
+            !strings(&bwrap_args(&p)).contains(&"--bind"),
+            "{:?}",
+            bwrap_args(&p)
         );
     }
 

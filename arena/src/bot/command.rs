@@ -111,6 +111,13 @@ pub(crate) fn prepare(spec: &BotSpec) -> Result<Prepared, SpawnError> {
             .map_err(|e| unavailable(format!("cannot set up the bot's cgroup: {e}")))?;
     }
     let bot_uid = held.uid.as_ref().map(BotUid::uid);
+    if let Some(uid) = bot_uid.filter(|_| !spec.private_workdir && spec.writable_workdir) {
+        give_tree(&workdir, uid).map_err(|source| SpawnError::Workdir {
+            name: name(),
+            path: workdir.clone(),
+            source,
+        })?;
+    }
     let mut setup = ChildSetup {
         limits: spec.limits,
         switch_to_uid: None,
@@ -168,6 +175,7 @@ pub(crate) fn prepare(spec: &BotSpec) -> Result<Prepared, SpawnError> {
             let cmd_args = bwrap_args(&BwrapPlan {
                 workdir: &workdir,
                 private_workdir: spec.private_workdir,
+                writable_workdir: spec.writable_workdir,
                 hidden: &paths.hidden,
                 needed: &paths.needed,
                 readable: &paths.readable,
@@ -250,6 +258,19 @@ fn check_reachable(spec: &BotSpec, program: &Path) -> Result<(), String> {
 fn give_workdir(workdir: &Path, uid: u32) -> io::Result<()> {
     std::os::unix::fs::chown(workdir, Some(uid), Some(uid))?;
     std::fs::set_permissions(workdir, std::fs::Permissions::from_mode(0o700))
+}
+
+/// Gives a writable operator's workdir and everything in it to the process's own uid (a
+/// build writes its products next to its sources, in subdirectories too). Symbolic links
+/// are changed themselves, never followed.
+fn give_tree(dir: &Path, uid: u32) -> io::Result<()> {
+    std::os::unix::fs::lchown(dir, Some(uid), Some(uid))?;
+    if std::fs::symlink_metadata(dir)?.is_dir() {
+        for entry in std::fs::read_dir(dir)? {
+            give_tree(&entry?.path(), uid)?;
+        }
+    }
+    Ok(())
 }
 
 /// What bwrap needs besides the workdir.

@@ -60,6 +60,11 @@ pub struct BotSpec {
     /// (the bot writes in `/tmp`). At [`SandboxLevel::Limits`] under root, a private workdir
     /// is given to the bot's own uid.
     pub private_workdir: bool,
+    /// An operator's workdir (`private_workdir == false`) the process may write in: bound
+    /// read-write at [`SandboxLevel::Bwrap`] instead of read-only, and, where the process
+    /// runs as a uid of its own (the arena is root), its tree is given to that uid first.
+    /// For a build, whose products must outlive it. Ignored for a private workdir.
+    pub writable_workdir: bool,
 }
 
 impl BotSpec {
@@ -83,6 +88,7 @@ impl BotSpec {
             stderr_keep_bytes: DEFAULT_STDERR_KEEP_BYTES,
             hidden: Vec::new(),
             private_workdir: true,
+            writable_workdir: false,
         }
     }
 }

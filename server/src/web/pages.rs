@@ -16,6 +16,7 @@ use crate::accounts::passwords::{dummy_hash, hash_password_async, verify_passwor
 use crate::accounts::roster::valid_display_name;
 use crate::accounts::{Secret, check_new_password};
 use crate::config::{Registration, valid_login_name};
+use crate::ladder::versions::VersionState;
 use crate::storage::{Bot, StorageError, User, Version, secret_digest};
 
 fn viewer(session: &Session) -> Viewer<'_> {
@@ -608,11 +609,25 @@ pub async fn version_page(
             log("Build log", &v.build_log),
             log("Check log", &v.check_log),
         );
-        Ok::<_, WebError>(render(&state, &format!("{} v{}", bot.name, v.number), Some(&session), &body))
+        let page = render(&state, &format!("{} v{}", bot.name, v.number), Some(&session), &body);
+        Ok::<_, WebError>((page, v.state))
     }
     .await;
     match result {
-        Ok(page) => page.into_response(),
+        Ok((page, version_state)) => {
+            let mut response = page.into_response();
+            // Until built and checked (seconds), the page reloads itself to show the logs:
+            // the `Refresh` header, since the pages carry no script.
+            if matches!(
+                version_state,
+                VersionState::Uploaded | VersionState::Building
+            ) {
+                response
+                    .headers_mut()
+                    .insert(header::REFRESH, HeaderValue::from_static("3"));
+            }
+            response
+        }
         Err(e) => e.into_response(),
     }
 }
