@@ -6,6 +6,7 @@ pub mod auth;
 pub mod error;
 pub mod forms;
 pub mod html;
+pub mod leaderboard;
 pub mod pages;
 
 use std::sync::Arc;
@@ -84,6 +85,8 @@ pub fn router(state: Shared) -> Router {
         .route("/setup/{token}", get(pages::setup_form))
         .route("/setup", post(pages::setup))
         .route("/logout", post(pages::logout))
+        .route("/leaderboard", get(leaderboard::page))
+        .route("/api/leaderboard", get(leaderboard::api))
         .route("/bots", get(pages::my_bots))
         .route(
             "/bots/upload",

@@ -94,6 +94,31 @@ impl Ladder {
     fn worker(&self, name: &str) -> Worker {
         Worker::new(self.db.clone(), self.contest.clone(), name.to_string()).unwrap()
     }
+
+    /// The site's answer to a GET without a session: status and body.
+    async fn get(&self, uri: &str) -> (u16, String) {
+        use http_body_util::BodyExt;
+        use tower::ServiceExt;
+        let submissions = Submissions::new(
+            self.db.clone(),
+            self.contest.data_dir.join("uploads"),
+            self.contest.uploads.clone(),
+            self.contest.languages.clone(),
+        )
+        .unwrap();
+        let state = server::web::AppState::new(self.contest.clone(), self.db.clone(), submissions);
+        let response = server::web::router(state)
+            .oneshot(
+                axum::http::Request::get(uri)
+                    .body(axum::body::Body::empty())
+                    .unwrap(),
+            )
+            .await
+            .unwrap();
+        let status = response.status().as_u16();
+        let body = response.into_body().collect().await.unwrap().to_bytes();
+        (status, String::from_utf8(body.to_vec()).unwrap())
+    }
 }
 
 on_both!(
@@ -138,6 +163,36 @@ on_both!(
             .unwrap()
             .count();
         assert_eq!(scratch, 0);
+
+        // The public leaderboard, as JSON and as a page, without logging in.
+        let (status, json) = l.get("/api/leaderboard").await;
+        assert_eq!(status, 200, "{json}");
+        let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let rows = json["leaderboard"].as_array().unwrap();
+        assert_eq!(rows.len(), 3, "{json}");
+        assert_eq!(rows[0]["rank"], 1);
+        assert_eq!(rows[0]["bot"], board[0].bot.as_str());
+        assert!(rows[0]["rating"].as_f64().unwrap() >= rows[2]["rating"].as_f64().unwrap());
+        assert!(
+            rows.iter()
+                .all(|r| r["games"] == 2 && r["last_played_at_ms"].is_i64()),
+            "{json}"
+        );
+        let (status, page) = l.get("/leaderboard").await;
+        assert_eq!(status, 200);
+        for name in [
+            "caller",
+            "strong",
+            "random",
+            "alice",
+            "bob",
+            "carol",
+            "Rating ± 2σ",
+        ] {
+            assert!(page.contains(name), "{name}: {page}");
+        }
+        let (_, home) = l.get("/").await;
+        assert!(home.contains("href=\"/leaderboard\""), "{home}");
     }
 );
 
