@@ -184,6 +184,13 @@ pub fn start_builders(state: &Shared) -> anyhow::Result<Vec<tokio::task::JoinHan
 /// Starts the contest's `[ladder] workers` match workers in this process (their bots run in
 /// sandboxed child processes).
 pub fn start_workers(state: &Shared) -> anyhow::Result<Vec<tokio::task::JoinHandle<()>>> {
+    // Scratch of matches cut short by a killed server (their leases expire; they are played
+    // again from the start).
+    let scratch = state.contest.data_dir.join("matches");
+    if scratch.exists() {
+        std::fs::remove_dir_all(&scratch)
+            .with_context(|| format!("cannot clear {}", scratch.display()))?;
+    }
     let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
         .map(|h| h.trim().to_string())
         .unwrap_or_else(|_| "server".to_string());
