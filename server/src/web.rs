@@ -86,6 +86,8 @@ pub fn router(state: Shared) -> Router {
         .route("/setup", post(pages::setup))
         .route("/logout", post(pages::logout))
         .route("/leaderboard", get(leaderboard::page))
+        .route("/leaderboard/{bot}", get(leaderboard::bot_page))
+        .route("/matches/{id}/replay", get(leaderboard::replay))
         .route("/api/leaderboard", get(leaderboard::api))
         .route("/bots", get(pages::my_bots))
         .route(
@@ -128,11 +130,14 @@ async fn security_headers(request: Request, next: Next) -> Response {
     let set = |h: &mut axum::http::HeaderMap, name: &'static str, value: &'static str| {
         h.insert(name, HeaderValue::from_static(value));
     };
-    set(
-        h,
-        "content-security-policy",
-        "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-    );
+    // A page with a policy of its own (a replay's inline viewer) keeps it.
+    if !h.contains_key(header::CONTENT_SECURITY_POLICY) {
+        set(
+            h,
+            "content-security-policy",
+            "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+        );
+    }
     set(h, "x-content-type-options", "nosniff");
     set(h, "x-frame-options", "DENY");
     set(h, "referrer-policy", "no-referrer");

@@ -191,6 +191,23 @@ on_both!(
         ] {
             assert!(page.contains(name), "{name}: {page}");
         }
+        // A bot's page: its matches (two pairs: four), each with its replay.
+        let (status, bot_page) = l.get("/leaderboard/caller").await;
+        assert_eq!(status, 200, "{bot_page}");
+        assert_eq!(bot_page.matches("/replay\"").count(), 4, "{bot_page}");
+        let id = bot_page
+            .split("/matches/")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .unwrap();
+        let (status, replay) = l.get(&format!("/matches/{id}/replay")).await;
+        assert_eq!(status, 200);
+        assert!(
+            replay.contains("<script") && replay.contains("caller"),
+            "{replay}"
+        );
+        assert_eq!(l.get("/matches/1/replay").await.0, 404);
+        assert_eq!(l.get("/leaderboard/nobody").await.0, 404);
         let (_, home) = l.get("/").await;
         assert!(home.contains("href=\"/leaderboard\""), "{home}");
     }

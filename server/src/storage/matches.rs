@@ -54,6 +54,20 @@ pub struct Standing {
     pub last_played_at: Option<i64>,
 }
 
+/// A played match as a bot's page lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayedMatch {
+    pub match_id: i64,
+    pub finished_at: i64,
+    pub version: i64,
+    pub seat: i64,
+    pub opponent: String,
+    pub chips: i64,
+    pub opponent_chips: i64,
+    /// Relative to the data directory.
+    pub replay_path: Option<String>,
+}
+
 /// A pair to schedule.
 #[derive(Clone, Copy, Debug)]
 pub struct NewPair {
@@ -461,6 +475,40 @@ impl Db {
                 })
             })
             .collect()
+    }
+
+    /// A bot's most recent stored matches (all its versions), newest first.
+    pub async fn recent_matches(&self, bot_id: i64, limit: i64) -> Result<Vec<PlayedMatch>> {
+        let rows = sqlx::query(
+            "SELECT m.id AS match_id, m.finished_at AS finished_at, v.number AS number,              s.seat AS seat, ob.name AS opponent, rs.chips AS chips, ors.chips AS opponent_chips,              r.replay_path AS replay_path              FROM matches m JOIN match_results r ON r.match_id = m.id              JOIN match_seats s ON s.match_id = m.id              JOIN bot_versions v ON v.id = s.version_id AND v.bot_id = $1              JOIN match_seats os ON os.match_id = m.id AND os.seat <> s.seat              JOIN bot_versions ov ON ov.id = os.version_id JOIN bots ob ON ob.id = ov.bot_id              JOIN match_result_seats rs ON rs.match_id = m.id AND rs.seat = s.seat              JOIN match_result_seats ors ON ors.match_id = m.id AND ors.seat = os.seat              WHERE m.state = 'done' ORDER BY m.finished_at DESC, m.id LIMIT $2",
+        )
+        .bind(bot_id)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(PlayedMatch {
+                    match_id: row.try_get("match_id")?,
+                    finished_at: row.try_get("finished_at")?,
+                    version: row.try_get("number")?,
+                    seat: row.try_get("seat")?,
+                    opponent: row.try_get("opponent")?,
+                    chips: row.try_get("chips")?,
+                    opponent_chips: row.try_get("opponent_chips")?,
+                    replay_path: row.try_get("replay_path")?,
+                })
+            })
+            .collect()
+    }
+
+    /// The replay of a stored match (relative to the data directory), if it has one.
+    pub async fn replay_path(&self, match_id: i64) -> Result<Option<String>> {
+        let row = sqlx::query("SELECT replay_path FROM match_results WHERE match_id = $1")
+            .bind(match_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|r| r.try_get("replay_path")).transpose()?.flatten())
     }
 
     /// How many results are stored for a match: 0 or 1 (tests).
