@@ -191,6 +191,12 @@ pub fn start_workers(state: &Shared) -> anyhow::Result<Vec<tokio::task::JoinHand
         std::fs::remove_dir_all(&scratch)
             .with_context(|| format!("cannot clear {}", scratch.display()))?;
     }
+    if state.contest.seats != 2 && state.contest.ladder.workers > 0 {
+        tracing::warn!(
+            "the ladder plays two-seat tables only: with seats = {} no match is scheduled",
+            state.contest.seats
+        );
+    }
     let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
         .map(|h| h.trim().to_string())
         .unwrap_or_else(|_| "server".to_string());

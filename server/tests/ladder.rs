@@ -319,6 +319,29 @@ on_both!(
             Finish::Cancelled
         );
         assert_eq!(l.db.results_count(second.id).await.unwrap(), 0);
+        // Queued matches of the retired version are cancelled when the queue is next topped up,
+        // and the new pairs leave it out.
+        l.db.schedule_pair(&server::storage::NewPair {
+            version_a: claim.seats[0],
+            version_b: claim.seats[1],
+            seeds: [7, 7],
+            hands: 1,
+            max_attempts: 3,
+        })
+        .await
+        .unwrap();
+        let worker = l.worker("w1");
+        worker.schedule().await.unwrap();
+        assert_eq!(l.db.queued_matches().await.unwrap(), 2, "a fresh pair only");
+        for c in l.db.ladder_candidates().await.unwrap() {
+            assert_ne!(c.version_id, claim.seats[0]);
+        }
+        while let Some(next) = l.db.claim_match("w1", 60_000).await.unwrap() {
+            assert!(!next.seats.contains(&claim.seats[0]), "{next:?}");
+            l.db.fail_match(next.id, &next.lease_token, "test")
+                .await
+                .unwrap();
+        }
         assert!(
             l.db.leaderboard()
                 .await

@@ -91,6 +91,8 @@ impl Worker {
             // A pair swaps two seats; tables of more seats are not laddered (yet).
             return Ok(0);
         }
+        // Before counting the queue: the matches of replaced versions leave room for new ones.
+        self.db.cancel_stale_matches().await?;
         let mut added = 0;
         while self.db.queued_matches().await? < self.queue_target {
             let candidates = self.db.ladder_candidates().await?;

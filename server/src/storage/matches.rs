@@ -268,6 +268,21 @@ impl Db {
         Ok(done.rows_affected())
     }
 
+    /// Cancels the queued matches of versions that are no longer ready (replaced by a newer
+    /// version): nothing would rate them. Returns how many.
+    pub async fn cancel_stale_matches(&self) -> Result<u64> {
+        let done = sqlx::query(
+            "UPDATE matches SET state = 'cancelled', \
+             error = 'a bot of the match was replaced by a newer version' \
+             WHERE state = 'queued' AND EXISTS (SELECT 1 FROM match_seats s \
+             JOIN bot_versions v ON v.id = s.version_id \
+             WHERE s.match_id = matches.id AND v.state <> 'ready')",
+        )
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected())
+    }
+
     /// Gives a claimed match up for good (it cannot be played: a bot's files are gone),
     /// if the lease is still this worker's.
     pub async fn fail_match(&self, id: i64, lease_token: &str, error: &str) -> Result<bool> {
