@@ -104,6 +104,9 @@ pub struct LadderPolicy {
     pub lease_seconds: u64,
     /// A match whose lease expired this many times is given up.
     pub max_attempts: u32,
+    /// Matches played at once by this server (each a sandboxed match); 0: this server plays
+    /// none (another one does, on the same database).
+    pub workers: u64,
 }
 
 /// Account settings.
@@ -191,6 +194,7 @@ struct RawLadder {
     duplicate: Option<bool>,
     lease_seconds: Option<Spanned<u64>>,
     max_attempts: Option<Spanned<u32>>,
+    workers: Option<Spanned<u64>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -390,6 +394,7 @@ impl Contest {
                     .map(|s| Spanned::new(s.span(), u64::from(*s.get_ref())));
                 bounded(&as_u64, "ladder.max_attempts", 3, 1..=100)? as u32
             },
+            workers: bounded(&l.workers, "ladder.workers", 1, 0..=64)?,
         };
         // A lease shorter than a match's startups would expire during every match and the
         // match would be played again and again.

@@ -1,8 +1,11 @@
 //! The contest's logic apart from HTTP and SQL: bot versions, uploads and their unpacking,
-//! their builds and checks (later: the match scheduler and ratings).
+//! their builds and checks, the match scheduler, the workers that play matches, ratings.
 
 pub mod build;
+pub mod rating;
+pub mod schedule;
 pub mod submissions;
 pub mod toolchains;
 pub mod unpack;
 pub mod versions;
+pub mod worker;

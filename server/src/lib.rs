@@ -4,7 +4,7 @@
 //! - [`config`]: the contest file.
 //! - [`storage`]: every query and the migrations, for SQLite and PostgreSQL alike.
 //! - [`accounts`]: passwords, sessions, API tokens, rosters, rate limits.
-//! - [`ladder`]: submissions and their life (later: scheduling, ratings).
+//! - [`ladder`]: submissions and their life, scheduling, match workers, ratings.
 //! - [`web`]: routes, pages, cookies and CSRF: HTTP only, no SQL.
 
 pub mod accounts;

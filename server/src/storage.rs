@@ -8,6 +8,7 @@
 
 mod accounts;
 mod bots;
+mod matches;
 mod migrations;
 
 use std::path::Path;
@@ -20,6 +21,7 @@ use sqlx::{AnyPool, Executor};
 
 pub use accounts::{ApiTokenInfo, SessionRecord, User};
 pub use bots::{Bot, BuildClaim, NewVersion, SourceKind, Version};
+pub use matches::{Finish, MatchClaim, NewPair, PlayedMatch, SeatOutcome, Standing};
 
 /// What went wrong in storage.
 #[derive(Debug, thiserror::Error)]

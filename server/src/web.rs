@@ -6,6 +6,7 @@ pub mod auth;
 pub mod error;
 pub mod forms;
 pub mod html;
+pub mod leaderboard;
 pub mod pages;
 
 use std::sync::Arc;
@@ -84,6 +85,10 @@ pub fn router(state: Shared) -> Router {
         .route("/setup/{token}", get(pages::setup_form))
         .route("/setup", post(pages::setup))
         .route("/logout", post(pages::logout))
+        .route("/leaderboard", get(leaderboard::page))
+        .route("/leaderboard/{bot}", get(leaderboard::bot_page))
+        .route("/matches/{id}/replay", get(leaderboard::replay))
+        .route("/api/leaderboard", get(leaderboard::api))
         .route("/bots", get(pages::my_bots))
         .route(
             "/bots/upload",
@@ -125,11 +130,14 @@ async fn security_headers(request: Request, next: Next) -> Response {
     let set = |h: &mut axum::http::HeaderMap, name: &'static str, value: &'static str| {
         h.insert(name, HeaderValue::from_static(value));
     };
-    set(
-        h,
-        "content-security-policy",
-        "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-    );
+    // A page with a policy of its own (a replay's inline viewer) keeps it.
+    if !h.contains_key(header::CONTENT_SECURITY_POLICY) {
+        set(
+            h,
+            "content-security-policy",
+            "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+        );
+    }
     set(h, "x-content-type-options", "nosniff");
     set(h, "x-frame-options", "DENY");
     set(h, "referrer-policy", "no-referrer");

@@ -296,6 +296,31 @@ impl Builder {
     }
 }
 
+/// How a ready version is started: its language's run command over the upload's files (the
+/// same input its build had, so the same command), with the build directory filled in.
+pub fn run_command(data_dir: &Path, version: &Version) -> anyhow::Result<Vec<String>> {
+    let language = Language::parse(&version.language)
+        .ok_or_else(|| anyhow::anyhow!("unknown language {:?}", version.language))?;
+    let source = toolchains::source_root(&data_dir.join("uploads").join(version.id.to_string()))?;
+    let files = toolchains::files(&source)?;
+    let read = |f: &Path| std::fs::read_to_string(source.join(f)).unwrap_or_default();
+    let recipe = toolchains::recipe(language, &files, &read, "rustc")
+        .map_err(|why| anyhow::anyhow!("version {}: {why}", version.id))?;
+    let dir = data_dir.join("builds").join(version.id.to_string());
+    if !dir.is_dir() {
+        anyhow::bail!(
+            "version {} has no build directory {}",
+            version.id,
+            dir.display()
+        );
+    }
+    Ok(recipe
+        .run
+        .iter()
+        .map(|a| a.replace(DIR, &dir.to_string_lossy()))
+        .collect())
+}
+
 /// The limits of one build step: the contest's time (as CPU time too) and memory; room for
 /// a compiler's helper processes, threads (javac) and output.
 fn build_limits(time_seconds: u64, memory_bytes: u64) -> Limits {

@@ -147,6 +147,14 @@ impl Db {
         row.as_ref().map(bot).transpose()
     }
 
+    pub async fn bot_by_id(&self, id: i64) -> Result<Option<Bot>> {
+        let row = sqlx::query("SELECT id, owner_id, name, created_at FROM bots WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.as_ref().map(bot).transpose()
+    }
+
     /// An account's bots, by name.
     pub async fn bots_of(&self, owner_id: i64) -> Result<Vec<Bot>> {
         let rows = sqlx::query(

@@ -10,11 +10,18 @@ use sqlx::error::BoxDynError;
 use sqlx::migrate::{Migration, MigrationSource, MigrationType, Migrator};
 
 /// (version, description, SQL): append new files here, never edit an applied one.
-const MIGRATIONS: &[(i64, &str, &str)] = &[(
-    1,
-    "accounts bots matches",
-    include_str!("../../migrations/0001_accounts_bots_matches.sql"),
-)];
+const MIGRATIONS: &[(i64, &str, &str)] = &[
+    (
+        1,
+        "accounts bots matches",
+        include_str!("../../migrations/0001_accounts_bots_matches.sql"),
+    ),
+    (
+        2,
+        "ladder pairs ratings",
+        include_str!("../../migrations/0002_ladder_pairs_ratings.sql"),
+    ),
+];
 
 #[derive(Debug)]
 struct Embedded;

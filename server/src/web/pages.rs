@@ -62,7 +62,8 @@ pub async fn home(State(state): State<Shared>, headers: HeaderMap) -> Result<Res
         "<section class=\"panel\"><h2>The contest</h2>\
          <p>Game: <b>{}</b>, {} seats. Languages: {}.</p>\
          <p>Uploads: one source file or a .zip / .tar.gz archive of at most {}; \
-         every decision within {} ms (plus a bank of {} ms).</p>{join}</section>",
+         every decision within {} ms (plus a bank of {} ms).</p>\
+         <p><a href=\"/leaderboard\">The leaderboard</a></p>{join}</section>",
         esc(c.settings.variant.name()),
         c.seats,
         esc(&languages.join(", ")),

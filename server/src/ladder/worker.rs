@@ -1,0 +1,255 @@
+//! The ladder's workers: each keeps the queue topped up with duplicate pairs (the
+//! scheduler), claims a queued match with a lease, plays it with the arena's match runner as
+//! `arena match` and tournaments do (the contest's game, time limits, resource limits and
+//! sandbox; each bot started from its build directory with its language's run command),
+//! renews the lease while it plays, writes the replay under the data directory and stores
+//! the result once (`Db::finish_match`: only while the lease is its own; a match whose bot
+//! retired meanwhile is cancelled). A lease that runs out (a worker died or stalled) puts the
+//! match back in the queue, attempt + 1, at most `[ladder] max_attempts` times.
+//!
+//! On disk: `replays/MATCH.jsonl` (kept: the pages link to it) and `matches/MATCH/` (the
+//! seats' private directories and stderr logs while the match plays; always removed).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use arena::bot_command::{self, SpecInput};
+use arena::referee::{MatchConfig, MatchResult, SeatConfig, run_match};
+use tokio_util::sync::CancellationToken;
+
+use super::build::run_command;
+use super::schedule::pick_pair;
+use crate::config::Contest;
+use crate::storage::{Db, Finish, MatchClaim, NewPair, SeatOutcome, now_ms};
+
+/// How often an idle worker looks for work.
+const POLL: Duration = Duration::from_secs(5);
+/// Restarts a crashed bot gets within one match before it packs every remaining hand (the
+/// tournaments' default).
+const MAX_RESTARTS: u32 = 2;
+
+/// What the workers of this server share.
+#[derive(Debug)]
+pub struct Worker {
+    db: Db,
+    contest: Arc<Contest>,
+    /// Names the worker in the database (`lease_owner`, `match_results.worker`).
+    name: String,
+    /// Matches kept queued: enough that a worker never waits for the scheduler.
+    queue_target: i64,
+}
+
+/// What [`Worker::play_next`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Played {
+    Idle,
+    Match(i64, Finish),
+    /// The match could not be played (a bot's files are missing): failed for good.
+    Failed(i64),
+}
+
+impl Worker {
+    pub fn new(db: Db, contest: Arc<Contest>, name: String) -> std::io::Result<Worker> {
+        for dir in ["replays", "matches"] {
+            std::fs::create_dir_all(contest.data_dir.join(dir))?;
+        }
+        let queue_target = 2 * contest.ladder.workers.max(1) as i64;
+        Ok(Worker {
+            db,
+            contest,
+            name,
+            queue_target,
+        })
+    }
+
+    fn lease_ms(&self) -> i64 {
+        self.contest.ladder.lease_seconds as i64 * 1000
+    }
+
+    /// Plays forever: the loop of one worker task.
+    pub async fn run(self: Arc<Self>) {
+        loop {
+            if let Err(e) = self.db.expire_matches(now_ms()).await {
+                tracing::warn!("cannot expire match leases: {e}");
+            }
+            if let Err(e) = self.schedule().await {
+                tracing::warn!("scheduler: {e:#}");
+            }
+            match self.play_next().await {
+                Ok(Played::Idle) | Err(_) => tokio::time::sleep(POLL).await,
+                Ok(_) => {}
+            }
+        }
+    }
+
+    /// Tops the queue up to its target with duplicate pairs; returns how many pairs it
+    /// added (none while fewer than two owners have a ready bot). Several workers may top it
+    /// up at once: the queue then holds a pair or two more, which is harmless.
+    pub async fn schedule(&self) -> anyhow::Result<usize> {
+        if self.contest.seats != 2 {
+            // A pair swaps two seats; tables of more seats are not laddered (yet).
+            return Ok(0);
+        }
+        // Before counting the queue: the matches of replaced versions leave room for new ones.
+        self.db.cancel_stale_matches().await?;
+        let mut added = 0;
+        while self.db.queued_matches().await? < self.queue_target {
+            let candidates = self.db.ladder_candidates().await?;
+            let Some((a, b)) = pick_pair(&candidates) else {
+                break;
+            };
+            // Drawn from the OS and stored: secret until the match is played (no page
+            // shows the seed of an unplayed match).
+            let first = arena::seeds::from_os()?;
+            let second = if self.contest.ladder.duplicate {
+                first
+            } else {
+                arena::seeds::from_os()?
+            };
+            self.db
+                .schedule_pair(&NewPair {
+                    version_a: a,
+                    version_b: b,
+                    seeds: [first, second],
+                    hands: self.contest.ladder.hands_per_match,
+                    max_attempts: i64::from(self.contest.ladder.max_attempts),
+                })
+                .await?;
+            added += 1;
+        }
+        Ok(added)
+    }
+
+    /// Claims and plays the oldest queued match.
+    pub async fn play_next(&self) -> anyhow::Result<Played> {
+        let Some(claim) = self.db.claim_match(&self.name, self.lease_ms()).await? else {
+            return Ok(Played::Idle);
+        };
+        self.play_claimed(&claim).await
+    }
+
+    /// Plays a claimed match, renewing its lease, and stores the result.
+    pub async fn play_claimed(&self, claim: &MatchClaim) -> anyhow::Result<Played> {
+        let renew_every = Duration::from_millis((self.lease_ms() / 4).max(1) as u64);
+        let cancel = CancellationToken::new();
+        let play = self.play(claim, &cancel);
+        tokio::pin!(play);
+        let played = loop {
+            tokio::select! {
+                played = &mut play => break played,
+                _ = tokio::time::sleep(renew_every) => {
+                    match self.db.renew_match(claim.id, &claim.lease_token, self.lease_ms()).await {
+                        Ok(true) => {}
+                        Ok(false) => {
+                            // Expired: another worker plays it now. Stop this one (its bots
+                            // are killed when the runner returns).
+                            cancel.cancel();
+                            let _ = (&mut play).await;
+                            self.cleanup(claim.id);
+                            return Ok(Played::Match(claim.id, Finish::LeaseLost));
+                        }
+                        Err(e) => tracing::warn!("cannot renew the lease of match {}: {e}", claim.id),
+                    }
+                }
+            }
+        };
+        self.cleanup(claim.id);
+        let (result, replay) = match played {
+            Ok(done) => done,
+            Err(e) => {
+                let why = format!("{e:#}");
+                tracing::warn!(match_id = claim.id, "cannot play: {why}");
+                self.db
+                    .fail_match(claim.id, &claim.lease_token, &why)
+                    .await?;
+                return Ok(Played::Failed(claim.id));
+            }
+        };
+        let seats: Vec<SeatOutcome> = result
+            .seats
+            .iter()
+            .map(|s| SeatOutcome {
+                chips: s.net,
+                faults: s.faults.values().sum::<u64>() as i64,
+            })
+            .collect();
+        let finish = self
+            .db
+            .finish_match(claim, &self.name, Some(&replay), &seats)
+            .await?;
+        if !matches!(finish, Finish::Recorded { .. }) {
+            // Not ours to keep: the replay of a result that was not stored.
+            let _ = std::fs::remove_file(self.contest.data_dir.join(&replay));
+        }
+        tracing::info!(match_id = claim.id, ?finish, "match finished");
+        Ok(Played::Match(claim.id, finish))
+    }
+
+    fn cleanup(&self, id: i64) {
+        let _ = std::fs::remove_dir_all(self.work_dir(id));
+    }
+
+    fn work_dir(&self, id: i64) -> PathBuf {
+        self.contest.data_dir.join("matches").join(id.to_string())
+    }
+
+    /// Plays the match; the result and the replay's path relative to the data directory.
+    async fn play(
+        &self,
+        claim: &MatchClaim,
+        cancel: &CancellationToken,
+    ) -> anyhow::Result<(MatchResult, String)> {
+        let data = &self.contest.data_dir;
+        let work = self.work_dir(claim.id);
+        let logs = work.join("logs");
+        std::fs::create_dir_all(&logs)?;
+        // Per attempt: a late worker's file never mixes with the current one's.
+        let replay = format!("replays/{}-{}.jsonl", claim.id, claim.attempt);
+        let mut seats = Vec::new();
+        for (seat, &version_id) in claim.seats.iter().enumerate() {
+            let version = self
+                .db
+                .version_by_id(version_id)
+                .await?
+                .ok_or_else(|| anyhow::anyhow!("no version {version_id}"))?;
+            let bot = self.db.bot_by_id(version.bot_id).await?;
+            let name = match bot {
+                Some(b) => format!("{}-v{}", b.name, version.number),
+                None => format!("version-{version_id}"),
+            };
+            let argv = run_command(data, &version)?;
+            let spec = bot_command::spec(SpecInput {
+                name: &name,
+                argv,
+                workdir: work.join(format!("seat{seat}")),
+                log_dir: &logs,
+                seat,
+                sandbox: self.contest.sandbox,
+                limits: self.contest.limits,
+            });
+            seats.push(SeatConfig {
+                spec,
+                bot_seed: None,
+            });
+        }
+        let config = MatchConfig {
+            settings: self.contest.settings,
+            hands: claim.hands,
+            seed: claim.seed,
+            first_hand: 0,
+            first_dealer: 0,
+            seats,
+            time: self.contest.time,
+            max_restarts: MAX_RESTARTS,
+            exit_grace: Duration::from_millis(500),
+            replay: Some(data.join(&replay)),
+            transcripts: None,
+            live: None,
+            transcript_max_bytes: 0,
+            decision_stderr: false,
+        };
+        let result = run_match(&config, cancel).await?;
+        Ok((result, replay))
+    }
+}

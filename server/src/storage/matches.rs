@@ -1,0 +1,547 @@
+//! The ladder's queries: scheduling duplicate pairs, workers' leased claims on matches,
+//! results written once, ratings applied once per pair, and the leaderboard.
+
+use sqlx::Row;
+use sqlx::any::AnyRow;
+
+use super::{Backend, Db, Result, new_id, now_ms, random_hex};
+use crate::ladder::rating::{Rating, rate_pair};
+use crate::ladder::schedule::Candidate;
+
+/// A worker's hold on a match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchClaim {
+    pub id: i64,
+    pub pair_id: Option<i64>,
+    /// The deal seed (stored as the bits of a u64).
+    pub seed: u64,
+    pub hands: u64,
+    pub attempt: i64,
+    /// Bot version ids by seat.
+    pub seats: Vec<i64>,
+    pub lease_token: String,
+}
+
+/// One seat's result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeatOutcome {
+    pub chips: i64,
+    pub faults: i64,
+}
+
+/// What became of a finished match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finish {
+    /// Stored (and the pair rated if this was its second match).
+    Recorded { pair_rated: bool },
+    /// The lease was no longer this worker's (it expired; someone else plays the match, or
+    /// has already recorded it): nothing was written.
+    LeaseLost,
+    /// A bot version of the match retired meanwhile: the match is cancelled, unrated.
+    Cancelled,
+}
+
+/// A row of the leaderboard: a bot's ready version.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Standing {
+    pub bot: String,
+    pub owner: String,
+    pub version: i64,
+    pub rating: f64,
+    pub deviation: f64,
+    /// Rated pairs.
+    pub games: i64,
+    pub last_played_at: Option<i64>,
+}
+
+/// A played match as a bot's page lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayedMatch {
+    pub match_id: i64,
+    pub finished_at: i64,
+    pub version: i64,
+    pub seat: i64,
+    pub opponent: String,
+    pub chips: i64,
+    pub opponent_chips: i64,
+    /// Relative to the data directory.
+    pub replay_path: Option<String>,
+}
+
+/// A pair to schedule.
+#[derive(Clone, Copy, Debug)]
+pub struct NewPair {
+    pub version_a: i64,
+    pub version_b: i64,
+    /// One seed per match (the same twice for a duplicate pair).
+    pub seeds: [u64; 2],
+    pub hands: u64,
+    pub max_attempts: i64,
+}
+
+fn rating_of(row: &AnyRow) -> Result<Rating> {
+    Ok(Rating {
+        rating: row.try_get("rating")?,
+        deviation: row.try_get("deviation")?,
+        volatility: row.try_get("volatility")?,
+    })
+}
+
+impl Db {
+    /// Matches waiting for a worker.
+    pub async fn queued_matches(&self) -> Result<i64> {
+        let row = sqlx::query("SELECT COUNT(*) AS n FROM matches WHERE state = 'queued'")
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(row.try_get("n")?)
+    }
+
+    /// Every ready bot version, as the scheduler sees it.
+    pub async fn ladder_candidates(&self) -> Result<Vec<Candidate>> {
+        let rows = sqlx::query(
+            "SELECT v.id AS version_id, b.owner_id AS owner_id, \
+             COALESCE(r.rating, $1) AS rating, COALESCE(r.games, 0) AS rated, \
+             (SELECT COUNT(*) FROM match_pairs p WHERE (p.version_a = v.id OR p.version_b = v.id) \
+               AND p.rated_at IS NULL AND EXISTS (SELECT 1 FROM matches m WHERE m.pair_id = p.id \
+               AND m.state IN ('queued', 'running'))) AS pending, \
+             (SELECT MAX(p.created_at) FROM match_pairs p \
+               WHERE p.version_a = v.id OR p.version_b = v.id) AS last_scheduled \
+             FROM bot_versions v JOIN bots b ON b.id = v.bot_id \
+             LEFT JOIN ratings r ON r.version_id = v.id WHERE v.state = 'ready' ORDER BY v.id",
+        )
+        .bind(Rating::NEW.rating)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                let rated: i64 = row.try_get("rated")?;
+                let pending: i64 = row.try_get("pending")?;
+                Ok(Candidate {
+                    version_id: row.try_get("version_id")?,
+                    owner_id: row.try_get("owner_id")?,
+                    rating: row.try_get("rating")?,
+                    games: rated + pending,
+                    last_scheduled: row.try_get("last_scheduled")?,
+                })
+            })
+            .collect()
+    }
+
+    /// Records a pair and its two matches (seats swapped in the second), queued. Returns the
+    /// pair's id.
+    pub async fn schedule_pair(&self, pair: &NewPair) -> Result<i64> {
+        let now = now_ms();
+        let pair_id = new_id()?;
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO match_pairs (id, version_a, version_b, created_at) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(pair_id)
+        .bind(pair.version_a)
+        .bind(pair.version_b)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        for v in [pair.version_a, pair.version_b] {
+            sqlx::query(
+                "INSERT INTO ratings (version_id, rating, deviation, volatility, games) \
+                 VALUES ($1, $2, $3, $4, 0) ON CONFLICT (version_id) DO NOTHING",
+            )
+            .bind(v)
+            .bind(Rating::NEW.rating)
+            .bind(Rating::NEW.deviation)
+            .bind(Rating::NEW.volatility)
+            .execute(&mut *tx)
+            .await?;
+        }
+        let orders = [
+            [pair.version_a, pair.version_b],
+            [pair.version_b, pair.version_a],
+        ];
+        for (i, seats) in orders.iter().enumerate() {
+            let id = new_id()?;
+            sqlx::query(
+                "INSERT INTO matches (id, state, seed, hands, duplicate, created_at, not_before, \
+                 max_attempts, pair_id) VALUES ($1, 'queued', $2, $3, $4, $5, $5, $6, $7)",
+            )
+            .bind(id)
+            .bind(pair.seeds[i] as i64)
+            .bind(pair.hands as i64)
+            .bind(i64::from(pair.seeds[0] == pair.seeds[1]))
+            // The second match one millisecond later: claimed in order.
+            .bind(now + i as i64)
+            .bind(pair.max_attempts)
+            .bind(pair_id)
+            .execute(&mut *tx)
+            .await?;
+            for (seat, version) in seats.iter().enumerate() {
+                sqlx::query(
+                    "INSERT INTO match_seats (match_id, seat, version_id) VALUES ($1, $2, $3)",
+                )
+                .bind(id)
+                .bind(seat as i64)
+                .bind(version)
+                .execute(&mut *tx)
+                .await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(pair_id)
+    }
+
+    /// Claims the oldest queued match with a lease of `lease_ms`, for `worker`; `None` if
+    /// nothing waits. Committed at once: no row lock is held while the match plays.
+    pub async fn claim_match(&self, worker: &str, lease_ms: i64) -> Result<Option<MatchClaim>> {
+        let token = random_hex(16)?;
+        let now = now_ms();
+        // As `claim_build`: PostgreSQL workers skip each other's locked row; SQLite has one
+        // writer at a time. Both re-check the state in the outer WHERE.
+        let lock = match self.backend {
+            Backend::Postgres => " FOR UPDATE SKIP LOCKED",
+            Backend::Sqlite => "",
+        };
+        let row = sqlx::query(&format!(
+            "UPDATE matches SET state = 'running', lease_token = $1, lease_owner = $2, \
+             lease_expires_at = $3, attempt = attempt + 1, started_at = $4, error = NULL \
+             WHERE state = 'queued' AND id = (SELECT id FROM matches \
+             WHERE state = 'queued' AND not_before <= $4 \
+             ORDER BY priority DESC, created_at, id LIMIT 1{lock}) \
+             RETURNING id, pair_id, seed, hands, attempt"
+        ))
+        .bind(&token)
+        .bind(worker)
+        .bind(now + lease_ms)
+        .bind(now)
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some(row) = row else { return Ok(None) };
+        let id: i64 = row.try_get("id")?;
+        let seed: i64 = row.try_get("seed")?;
+        let hands: i64 = row.try_get("hands")?;
+        let seats =
+            sqlx::query("SELECT version_id FROM match_seats WHERE match_id = $1 ORDER BY seat")
+                .bind(id)
+                .fetch_all(&self.pool)
+                .await?
+                .iter()
+                .map(|r| r.try_get("version_id"))
+                .collect::<Result<Vec<i64>, _>>()?;
+        Ok(Some(MatchClaim {
+            id,
+            pair_id: row.try_get("pair_id")?,
+            seed: seed as u64,
+            hands: hands.max(0) as u64,
+            attempt: row.try_get("attempt")?,
+            seats,
+            lease_token: token,
+        }))
+    }
+
+    /// Extends a match lease; false if it is no longer this worker's.
+    pub async fn renew_match(&self, id: i64, lease_token: &str, lease_ms: i64) -> Result<bool> {
+        let done = sqlx::query(
+            "UPDATE matches SET lease_expires_at = $1 \
+             WHERE id = $2 AND state = 'running' AND lease_token = $3",
+        )
+        .bind(now_ms() + lease_ms)
+        .bind(id)
+        .bind(lease_token)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Puts running matches whose lease expired at `now` back in the queue, or fails them
+    /// once they used their `max_attempts`. Returns how many were touched.
+    pub async fn expire_matches(&self, now: i64) -> Result<u64> {
+        let done = sqlx::query(
+            "UPDATE matches SET \
+             state = CASE WHEN attempt >= max_attempts THEN 'failed' ELSE 'queued' END, \
+             error = CASE WHEN attempt >= max_attempts \
+               THEN 'abandoned: its worker stopped answering on every attempt' ELSE error END, \
+             lease_token = NULL, lease_owner = NULL, lease_expires_at = NULL \
+             WHERE state = 'running' AND lease_expires_at <= $1",
+        )
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected())
+    }
+
+    /// Cancels the queued matches of versions that are no longer ready (replaced by a newer
+    /// version): nothing would rate them. Returns how many.
+    pub async fn cancel_stale_matches(&self) -> Result<u64> {
+        let done = sqlx::query(
+            "UPDATE matches SET state = 'cancelled', \
+             error = 'a bot of the match was replaced by a newer version' \
+             WHERE state = 'queued' AND EXISTS (SELECT 1 FROM match_seats s \
+             JOIN bot_versions v ON v.id = s.version_id \
+             WHERE s.match_id = matches.id AND v.state <> 'ready')",
+        )
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected())
+    }
+
+    /// Gives a claimed match up for good (it cannot be played: a bot's files are gone),
+    /// if the lease is still this worker's.
+    pub async fn fail_match(&self, id: i64, lease_token: &str, error: &str) -> Result<bool> {
+        let done = sqlx::query(
+            "UPDATE matches SET state = 'failed', error = $1, finished_at = $2, \
+             lease_token = NULL, lease_expires_at = NULL \
+             WHERE id = $3 AND state = 'running' AND lease_token = $4",
+        )
+        .bind(error)
+        .bind(now_ms())
+        .bind(id)
+        .bind(lease_token)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Stores a played match's result if the lease is still this worker's, once (the
+    /// result's primary key refuses a second); cancels it instead if one of its versions
+    /// retired meanwhile. When this completes a pair, the pair is rated in the same
+    /// transaction, exactly once.
+    pub async fn finish_match(
+        &self,
+        claim: &MatchClaim,
+        worker: &str,
+        replay_path: Option<&str>,
+        seats: &[SeatOutcome],
+    ) -> Result<Finish> {
+        let now = now_ms();
+        let mut tx = self.pool.begin().await?;
+        // A write first: on SQLite the transaction takes the write lock here, on PostgreSQL
+        // the match's row lock; both make the lease check and the result one step.
+        let owned = sqlx::query(
+            "UPDATE matches SET state = 'done', finished_at = $1, lease_token = NULL, \
+             lease_expires_at = NULL WHERE id = $2 AND state = 'running' AND lease_token = $3",
+        )
+        .bind(now)
+        .bind(claim.id)
+        .bind(&claim.lease_token)
+        .execute(&mut *tx)
+        .await?;
+        if owned.rows_affected() != 1 {
+            tx.rollback().await?;
+            return Ok(Finish::LeaseLost);
+        }
+        let retired: i64 = sqlx::query(
+            "SELECT COUNT(*) AS n FROM match_seats s JOIN bot_versions v ON v.id = s.version_id \
+             WHERE s.match_id = $1 AND v.state <> 'ready'",
+        )
+        .bind(claim.id)
+        .fetch_one(&mut *tx)
+        .await?
+        .try_get("n")?;
+        if retired > 0 {
+            sqlx::query(
+                "UPDATE matches SET state = 'cancelled', \
+                 error = 'a bot of the match was replaced by a newer version' WHERE id = $1",
+            )
+            .bind(claim.id)
+            .execute(&mut *tx)
+            .await?;
+            tx.commit().await?;
+            return Ok(Finish::Cancelled);
+        }
+        sqlx::query(
+            "INSERT INTO match_results (match_id, worker, replay_path, recorded_at) \
+             VALUES ($1, $2, $3, $4)",
+        )
+        .bind(claim.id)
+        .bind(worker)
+        .bind(replay_path)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        for (seat, outcome) in seats.iter().enumerate() {
+            sqlx::query(
+                "INSERT INTO match_result_seats (match_id, seat, chips, faults) \
+                 VALUES ($1, $2, $3, $4)",
+            )
+            .bind(claim.id)
+            .bind(seat as i64)
+            .bind(outcome.chips)
+            .bind(outcome.faults)
+            .execute(&mut *tx)
+            .await?;
+        }
+        let pair_rated = match claim.pair_id {
+            Some(pair) => self.rate_pair_if_complete(&mut tx, pair, now).await?,
+            None => false,
+        };
+        tx.commit().await?;
+        Ok(Finish::Recorded { pair_rated })
+    }
+
+    /// Rates `pair` if both its matches are stored and it is not rated yet.
+    async fn rate_pair_if_complete(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        pair: i64,
+        now: i64,
+    ) -> Result<bool> {
+        // PostgreSQL: the pair's row lock orders the two finishers of a pair, so the second
+        // sees the first's committed result (SQLite: already serial).
+        let lock = match self.backend {
+            Backend::Postgres => " FOR UPDATE",
+            Backend::Sqlite => "",
+        };
+        let row = sqlx::query(&format!(
+            "SELECT version_a, version_b, rated_at FROM match_pairs WHERE id = $1{lock}"
+        ))
+        .bind(pair)
+        .fetch_one(&mut **tx)
+        .await?;
+        let rated_at: Option<i64> = row.try_get("rated_at")?;
+        if rated_at.is_some() {
+            return Ok(false);
+        }
+        let (a, b): (i64, i64) = (row.try_get("version_a")?, row.try_get("version_b")?);
+        // The first bot's chips in each stored match of the pair.
+        let margins = sqlx::query(
+            "SELECT rs.chips AS chips FROM matches m \
+             JOIN match_seats s ON s.match_id = m.id AND s.version_id = $2 \
+             JOIN match_result_seats rs ON rs.match_id = m.id AND rs.seat = s.seat \
+             WHERE m.pair_id = $1 AND m.state = 'done'",
+        )
+        .bind(pair)
+        .bind(a)
+        .fetch_all(&mut **tx)
+        .await?;
+        if margins.len() < 2 {
+            return Ok(false);
+        }
+        let mut margin = 0i64;
+        for m in &margins {
+            margin = margin.saturating_add(m.try_get::<i64, _>("chips")?);
+        }
+        // Lowest id first: two pairs rated at once on PostgreSQL lock in the same order.
+        let (lo, hi) = (a.min(b), a.max(b));
+        let rows = sqlx::query(&format!(
+            "SELECT version_id, rating, deviation, volatility FROM ratings \
+             WHERE version_id IN ($1, $2) ORDER BY version_id{lock}"
+        ))
+        .bind(lo)
+        .bind(hi)
+        .fetch_all(&mut **tx)
+        .await?;
+        let mut ra = Rating::NEW;
+        let mut rb = Rating::NEW;
+        for r in &rows {
+            let id: i64 = r.try_get("version_id")?;
+            if id == a {
+                ra = rating_of(r)?;
+            } else if id == b {
+                rb = rating_of(r)?;
+            }
+        }
+        let (na, nb) = rate_pair(ra, rb, margin);
+        for (id, r) in [(a, na), (b, nb)] {
+            sqlx::query(
+                "INSERT INTO ratings (version_id, rating, deviation, volatility, games, \
+                 last_played_at) VALUES ($1, $2, $3, $4, 1, $5) \
+                 ON CONFLICT (version_id) DO UPDATE SET rating = $2, deviation = $3, \
+                 volatility = $4, games = ratings.games + 1, last_played_at = $5",
+            )
+            .bind(id)
+            .bind(r.rating)
+            .bind(r.deviation)
+            .bind(r.volatility)
+            .bind(now)
+            .execute(&mut **tx)
+            .await?;
+        }
+        sqlx::query("UPDATE match_pairs SET rated_at = $1 WHERE id = $2")
+            .bind(now)
+            .bind(pair)
+            .execute(&mut **tx)
+            .await?;
+        Ok(true)
+    }
+
+    /// The ready versions by rating (best first), with their owners.
+    pub async fn leaderboard(&self) -> Result<Vec<Standing>> {
+        let rows = sqlx::query(
+            "SELECT b.name AS bot, u.name AS owner, v.number AS number, \
+             COALESCE(r.rating, $1) AS rating, COALESCE(r.deviation, $2) AS deviation, \
+             COALESCE(r.games, 0) AS games, r.last_played_at AS last_played_at \
+             FROM bot_versions v JOIN bots b ON b.id = v.bot_id JOIN users u ON u.id = b.owner_id \
+             LEFT JOIN ratings r ON r.version_id = v.id WHERE v.state = 'ready' \
+             ORDER BY rating DESC, deviation, b.name",
+        )
+        .bind(Rating::NEW.rating)
+        .bind(Rating::NEW.deviation)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(Standing {
+                    bot: row.try_get("bot")?,
+                    owner: row.try_get("owner")?,
+                    version: row.try_get("number")?,
+                    rating: row.try_get("rating")?,
+                    deviation: row.try_get("deviation")?,
+                    games: row.try_get("games")?,
+                    last_played_at: row.try_get("last_played_at")?,
+                })
+            })
+            .collect()
+    }
+
+    /// A bot's most recent stored matches (all its versions), newest first.
+    pub async fn recent_matches(&self, bot_id: i64, limit: i64) -> Result<Vec<PlayedMatch>> {
+        let rows = sqlx::query(
+            "SELECT m.id AS match_id, m.finished_at AS finished_at, v.number AS number,              s.seat AS seat, ob.name AS opponent, rs.chips AS chips, ors.chips AS opponent_chips,              r.replay_path AS replay_path              FROM matches m JOIN match_results r ON r.match_id = m.id              JOIN match_seats s ON s.match_id = m.id              JOIN bot_versions v ON v.id = s.version_id AND v.bot_id = $1              JOIN match_seats os ON os.match_id = m.id AND os.seat <> s.seat              JOIN bot_versions ov ON ov.id = os.version_id JOIN bots ob ON ob.id = ov.bot_id              JOIN match_result_seats rs ON rs.match_id = m.id AND rs.seat = s.seat              JOIN match_result_seats ors ON ors.match_id = m.id AND ors.seat = os.seat              WHERE m.state = 'done' ORDER BY m.finished_at DESC, m.id LIMIT $2",
+        )
+        .bind(bot_id)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(PlayedMatch {
+                    match_id: row.try_get("match_id")?,
+                    finished_at: row.try_get("finished_at")?,
+                    version: row.try_get("number")?,
+                    seat: row.try_get("seat")?,
+                    opponent: row.try_get("opponent")?,
+                    chips: row.try_get("chips")?,
+                    opponent_chips: row.try_get("opponent_chips")?,
+                    replay_path: row.try_get("replay_path")?,
+                })
+            })
+            .collect()
+    }
+
+    /// The replay of a stored match (relative to the data directory), if it has one.
+    pub async fn replay_path(&self, match_id: i64) -> Result<Option<String>> {
+        let row = sqlx::query("SELECT replay_path FROM match_results WHERE match_id = $1")
+            .bind(match_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|r| r.try_get("replay_path")).transpose()?.flatten())
+    }
+
+    /// How many results are stored for a match: 0 or 1 (tests).
+    pub async fn results_count(&self, match_id: i64) -> Result<i64> {
+        let row = sqlx::query("SELECT COUNT(*) AS n FROM match_results WHERE match_id = $1")
+            .bind(match_id)
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(row.try_get("n")?)
+    }
+
+    /// A match's state (tests, pages).
+    pub async fn match_state(&self, match_id: i64) -> Result<Option<(String, i64)>> {
+        let row = sqlx::query("SELECT state, attempt FROM matches WHERE id = $1")
+            .bind(match_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| Ok((r.try_get("state")?, r.try_get("attempt")?)))
+            .transpose()
+    }
+}

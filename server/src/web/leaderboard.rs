@@ -1,0 +1,208 @@
+//! The public leaderboard: `/leaderboard` (a page) and `/api/leaderboard` (JSON). Every
+//! bot's ready version, best rating first, with its Glicko-2 rating ± 2 deviations (about a
+//! 95% interval), its rated pairs and when it last played. A bot's page
+//! (`/leaderboard/BOT`) lists its recent matches with links to their replays
+//! (`/matches/ID/replay`, the arena's self-contained replay page). No login needed: only
+//! played matches are shown (an unplayed match's seed stays secret).
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+use super::html::{self, esc};
+use super::{Shared, WebError, auth};
+use crate::storage::Standing;
+
+#[derive(Serialize)]
+struct Row {
+    rank: usize,
+    bot: String,
+    owner: String,
+    version: i64,
+    rating: f64,
+    deviation: f64,
+    /// The interval shown on the page: rating ± 2 deviations.
+    low: f64,
+    high: f64,
+    /// Rated duplicate pairs.
+    games: i64,
+    last_played_at_ms: Option<i64>,
+}
+
+fn rows(standings: &[Standing]) -> Vec<Row> {
+    standings
+        .iter()
+        .enumerate()
+        .map(|(i, s)| Row {
+            rank: i + 1,
+            bot: s.bot.clone(),
+            owner: s.owner.clone(),
+            version: s.version,
+            rating: round1(s.rating),
+            deviation: round1(s.deviation),
+            low: round1(s.rating - 2.0 * s.deviation),
+            high: round1(s.rating + 2.0 * s.deviation),
+            games: s.games,
+            last_played_at_ms: s.last_played_at,
+        })
+        .collect()
+}
+
+fn round1(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
+}
+
+pub async fn api(State(state): State<Shared>) -> Result<Response, WebError> {
+    let standings = state.db.leaderboard().await?;
+    Ok(Json(serde_json::json!({ "leaderboard": rows(&standings) })).into_response())
+}
+
+pub async fn page(
+    State(state): State<Shared>,
+    headers: axum::http::HeaderMap,
+) -> Result<Response, WebError> {
+    let session = auth::session(&state, &headers).await?;
+    let standings = state.db.leaderboard().await?;
+    let table = if standings.is_empty() {
+        "<p>No bot is ready yet: the ladder starts once two participants have one.</p>".to_string()
+    } else {
+        let mut t = String::from(
+            "<table class=\"list\"><tr><th>#</th><th>Bot</th><th>Owner</th>\
+             <th>Rating ± 2σ</th><th>Games</th><th>Last played</th></tr>",
+        );
+        for r in rows(&standings) {
+            t.push_str(&format!(
+                "<tr><td>{}</td><td><a href=\"/leaderboard/{}\">{}</a> \
+                 <span class=\"muted\">v{}</span></td><td>{}</td>\
+                 <td>{:.0} ± {:.0}</td><td>{}</td><td>{}</td></tr>",
+                r.rank,
+                esc(&r.bot),
+                esc(&r.bot),
+                r.version,
+                esc(&r.owner),
+                r.rating,
+                2.0 * r.deviation,
+                r.games,
+                r.last_played_at_ms
+                    .map(html::time)
+                    .unwrap_or_else(|| "never".to_string()),
+            ));
+        }
+        t.push_str("</table>");
+        t
+    };
+    let body = format!(
+        "<section class=\"panel\"><h2>Leaderboard</h2>{table}\
+         <p class=\"muted\">Each game is a duplicate pair: the same deals played twice with \
+         the seats swapped, won by the bot with more chips over both. Ratings are Glicko-2; \
+         ± 2σ is about a 95% interval and narrows as a bot plays. A new version starts \
+         afresh.</p></section>"
+    );
+    let viewer = session.as_ref().map(|s| html::Viewer {
+        user: s.user(),
+        csrf: &s.record.csrf_token,
+    });
+    Ok(html::page(&state.contest.name, "Leaderboard", viewer, &body).into_response())
+}
+
+/// How many matches a bot's page lists.
+const RECENT: i64 = 50;
+
+pub async fn bot_page(
+    State(state): State<Shared>,
+    Path(name): Path<String>,
+    headers: axum::http::HeaderMap,
+) -> Result<Response, WebError> {
+    let session = auth::session(&state, &headers).await?;
+    let Some(bot) = state.db.bot_by_name(&name).await? else {
+        return Err(WebError::not_found());
+    };
+    let played = state.db.recent_matches(bot.id, RECENT).await?;
+    let list = if played.is_empty() {
+        "<p>No match played yet.</p>".to_string()
+    } else {
+        let mut t = String::from(
+            "<table class=\"list\"><tr><th>Finished</th><th>Version</th><th>Seat</th>\
+             <th>Opponent</th><th>Chips</th><th></th></tr>",
+        );
+        for m in &played {
+            let replay = if m.replay_path.is_some() {
+                format!("<a href=\"/matches/{}/replay\">replay</a>", m.match_id)
+            } else {
+                String::new()
+            };
+            t.push_str(&format!(
+                "<tr><td>{}</td><td>v{}</td><td>{}</td><td><a href=\"/leaderboard/{}\">{}</a></td>\
+                 <td>{:+} / {:+}</td><td>{replay}</td></tr>",
+                html::time(m.finished_at),
+                m.version,
+                m.seat + 1,
+                esc(&m.opponent),
+                esc(&m.opponent),
+                m.chips,
+                m.opponent_chips,
+            ));
+        }
+        t.push_str("</table>");
+        t
+    };
+    let body = format!(
+        "<section class=\"panel\"><h2>{}</h2><p><a href=\"/leaderboard\">The leaderboard</a></p>\
+         <h3>Recent matches</h3>{list}</section>",
+        esc(&bot.name)
+    );
+    let viewer = session.as_ref().map(|s| html::Viewer {
+        user: s.user(),
+        csrf: &s.record.csrf_token,
+    });
+    Ok(html::page(&state.contest.name, &bot.name, viewer, &body).into_response())
+}
+
+/// A played match's replay page. Its own CSP: the arena's viewer is one page with inline
+/// script and style (no request leaves it: connect, images and frames stay off).
+pub async fn replay(
+    State(state): State<Shared>,
+    Path(id): Path<i64>,
+) -> Result<Response, WebError> {
+    let Some(path) = state.db.replay_path(id).await? else {
+        return Err(WebError::not_found());
+    };
+    // Written by the workers as `replays/FILE`; anything else is not served.
+    if !path.starts_with("replays/") || path.contains("..") {
+        return Err(WebError::not_found());
+    }
+    let file = state.contest.data_dir.join(&path);
+    let page = tokio::task::spawn_blocking(move || -> anyhow::Result<String> {
+        let records = arena::replay::read(&file)?;
+        arena::html::replay_page(
+            &records,
+            &arena::html::ReplayPageOptions {
+                source: None,
+                back: Some(arena::html::BackLink {
+                    href: "/leaderboard".to_string(),
+                    label: "Leaderboard".to_string(),
+                }),
+            },
+        )
+    })
+    .await
+    .map_err(WebError::internal)?;
+    let page = match page {
+        Ok(p) => p,
+        Err(e) => {
+            tracing::warn!("replay of match {id}: {e:#}");
+            return Err(WebError::not_found());
+        }
+    };
+    let mut response = axum::response::Html(page).into_response();
+    response.headers_mut().insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; \
+             img-src data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+        ),
+    );
+    Ok(response)
+}
