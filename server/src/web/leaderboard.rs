@@ -160,6 +160,27 @@ pub async fn bot_page(
     Ok(html::page(&state.contest.name, &bot.name, viewer, &body).into_response())
 }
 
+/// Takes every bot's own words out of a replay before it is shown to everyone: a fault's
+/// last stderr lines and a decision's stderr lines are the owner's to see (a bot's log may
+/// hold its strategy), the game itself is public.
+pub fn without_stderr(records: &mut [arena::replay::Record]) {
+    use arena::replay::Record;
+    for record in records {
+        match record {
+            Record::Fault { stderr, .. } => *stderr = None,
+            Record::Action {
+                stderr_lines,
+                stderr_dropped,
+                ..
+            } => {
+                stderr_lines.clear();
+                *stderr_dropped = 0;
+            }
+            _ => {}
+        }
+    }
+}
+
 /// A played match's replay page. Its own CSP: the arena's viewer is one page with inline
 /// script and style (no request leaves it: connect, images and frames stay off).
 pub async fn replay(
@@ -175,7 +196,8 @@ pub async fn replay(
     }
     let file = state.contest.data_dir.join(&path);
     let page = tokio::task::spawn_blocking(move || -> anyhow::Result<String> {
-        let records = arena::replay::read(&file)?;
+        let mut records = arena::replay::read(&file)?;
+        without_stderr(&mut records);
         arena::html::replay_page(
             &records,
             &arena::html::ReplayPageOptions {
@@ -205,4 +227,30 @@ pub async fn replay(
         ),
     );
     Ok(response)
+}
+
+#[cfg(test)]
+mod stderr_tests {
+    use super::*;
+
+    #[test]
+    fn public_replays_carry_no_bot_stderr() {
+        let lines = [
+            r#"{"type":"fault","hand":0,"seat":1,"fault":"crashed","detail":"the bot exited","stderr":"Traceback: secret plan"}"#,
+            r#"{"type":"action","hand":0,"seat":0,"kind":"bet","action":"pack","source":"bot","elapsed_ms":3,"bank_ms":10000,"stderr_lines":["thinking: bluff"],"stderr_dropped":2}"#,
+        ];
+        let mut records: Vec<arena::replay::Record> = lines
+            .iter()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        without_stderr(&mut records);
+        let text: Vec<String> = records
+            .iter()
+            .map(|r| serde_json::to_string(r).unwrap())
+            .collect();
+        let text = text.join("\n");
+        assert!(!text.contains("secret plan"), "{text}");
+        assert!(!text.contains("bluff"), "{text}");
+        assert!(!text.contains("stderr"), "{text}");
+    }
 }
