@@ -214,6 +214,10 @@ pub struct MatchArgs {
     /// how many bytes were dropped between them.
     #[arg(long, default_value_t = crate::referee::DEFAULT_MAX_TRANSCRIPT_MB, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_transcript_mb: u64,
+    /// With --logs, the replay also holds each decision's stderr lines: at most this many KiB
+    /// per bot over the match (and 20 lines, 2 KiB per decision); the lines past it are counted.
+    #[arg(long, default_value_t = (crate::bot::SEAT_BUDGET_BYTES / 1024) as u64, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_replay_stderr_kb: u64,
     #[command(flatten)]
     pub table: TableArgs,
     #[command(flatten)]

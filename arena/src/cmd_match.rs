@@ -161,7 +161,10 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         transcript_max_bytes: args.max_transcript_mb.saturating_mul(1 << 20),
         // Kept logs are the operator's choice to look at what bots write: the replay then
         // shows it per decision too.
-        decision_stderr: args.logs.is_some(),
+        decision_stderr: args
+            .logs
+            .is_some()
+            .then_some((args.max_replay_stderr_kb as usize).saturating_mul(1024)),
     };
     let cancel = CancellationToken::new();
     crate::signals::cancel_on_signal(cancel.clone());

@@ -8,6 +8,11 @@ use serde_json::Value;
 
 /// Plays 3 seats of `arena/tests/bots/thinking.py ARG` and returns the replay's records.
 fn play(arg: &str, logs: bool) -> Vec<Value> {
+    play_with(arg, logs, &[])
+}
+
+/// [`play`] with more options for the arena.
+fn play_with(arg: &str, logs: bool, extra: &[&str]) -> Vec<Value> {
     let dir = tempfile::tempdir().unwrap();
     let replay = dir.path().join("replay.jsonl");
     let logs_dir = dir.path().join("logs");
@@ -20,6 +25,7 @@ fn play(arg: &str, logs: bool) -> Vec<Value> {
     if logs {
         args.extend(["--logs", logs_dir.to_str().unwrap()]);
     }
+    args.extend(extra);
     let out = run_arena(&args);
     assert!(out.status.success(), "{}", common::stderr(&out));
     let verify = run_arena(&["replay", "verify", replay.to_str().unwrap()]);
@@ -158,6 +164,32 @@ fn tournament_actions(extra: &str) -> Vec<Value> {
 }
 
 #[test]
+fn the_seat_budget_is_configurable() {
+    // 50 lines of ~30 bytes a decision: a 1 KiB budget per seat is spent in the first ones.
+    let records = play_with("50", true, &["--max-replay-stderr-kb", "1"]);
+    for seat in 0..3 {
+        let kept: usize = bot_actions(&records)
+            .iter()
+            .filter(|a| a["seat"] == seat)
+            .flat_map(|a| lines(a))
+            .map(|l| l.len())
+            .sum();
+        assert!(kept <= 1024, "seat {seat} kept {kept} bytes");
+        assert!(kept > 0, "seat {seat} kept nothing");
+    }
+    let zero = run_arena(&[
+        "match",
+        "--game",
+        "classic",
+        "--max-replay-stderr-kb",
+        "0",
+        "--bot",
+        "x",
+    ]);
+    assert_eq!(zero.status.code(), Some(2));
+}
+
+#[test]
 fn a_tournament_records_the_lines_only_when_its_file_asks() {
     let kept = tournament_actions("replay_stderr = true");
     assert!(
@@ -171,4 +203,8 @@ fn a_tournament_records_the_lines_only_when_its_file_asks() {
         default.iter().all(|a| a.get("stderr_lines").is_none()),
         "{default:?}"
     );
+    // `replay_stderr_kb` bounds them per bot and match (1 KiB: a few decisions' lines).
+    let capped = tournament_actions("replay_stderr = true\nreplay_stderr_kb = 1");
+    let kept: usize = capped.iter().flat_map(|a| lines(a)).map(|l| l.len()).sum();
+    assert!(kept <= 2 * 1024, "two bots, 1 KiB each: {kept}");
 }

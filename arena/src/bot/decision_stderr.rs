@@ -18,7 +18,8 @@ use std::sync::{Arc, Mutex};
 pub const DECISION_LINES: usize = 20;
 /// Most bytes of lines kept for one decision.
 pub const DECISION_BYTES: usize = 2 * 1024;
-/// Most bytes of lines kept for one seat over the whole match (restarts included).
+/// Most bytes of lines kept for one seat over the whole match (restarts included), by
+/// default (`--max-replay-stderr-kb`, a tournament's `replay_stderr_kb`).
 pub const SEAT_BUDGET_BYTES: usize = 256 * 1024;
 
 /// The end of a line cut to fit.

@@ -44,10 +44,11 @@ pub struct MatchConfig {
     pub live: Option<Arc<LiveMatch>>,
     /// The largest transcript file, in bytes (its first and last halves are kept).
     pub transcript_max_bytes: u64,
-    /// Record in the replay the stderr lines each bot wrote for each decision (bounded: see
-    /// [`crate::bot::DecisionStderr`]). Opt-in: they may reveal a bot's thinking to whoever
-    /// watches the replay. `arena match` sets it with `--logs`.
-    pub decision_stderr: bool,
+    /// Record in the replay the stderr lines each bot wrote for each decision, at most this
+    /// many bytes per seat over the match (and per decision: see
+    /// [`crate::bot::DecisionStderr`]). Opt-in (`None`: not recorded): they may reveal a
+    /// bot's thinking to whoever watches the replay. `arena match` sets it with `--logs`.
+    pub decision_stderr: Option<usize>,
 }
 
 impl MatchConfig {

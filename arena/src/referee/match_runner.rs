@@ -115,7 +115,7 @@ async fn play_match(
                 restarts_left: config.max_restarts,
                 disabled: false,
                 log: seat.spec.stderr_log.clone(),
-                decisions: config.decision_stderr.then(DecisionStderr::default),
+                decisions: config.decision_stderr.map(DecisionStderr::with_budget),
                 result: SeatResult {
                     seat: index,
                     name: seat.spec.name.clone(),

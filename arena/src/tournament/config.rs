@@ -92,6 +92,7 @@ struct RawFile {
     sandbox: Option<Spanned<String>>,
     max_restarts: Option<u32>,
     replay_stderr: Option<bool>,
+    replay_stderr_kb: Option<Spanned<u64>>,
     candidates: Option<Spanned<Vec<String>>>,
     bot_seeds: Option<Spanned<String>>,
     #[serde(default)]
@@ -236,6 +237,14 @@ pub struct Tournament {
     /// lines may reveal a bot's thinking. Not serialized: it decides no result.
     #[serde(skip)]
     pub replay_stderr: bool,
+    /// `replay_stderr_kb`: with `replay_stderr`, at most this many KiB of those lines per bot
+    /// and match. Not serialized either.
+    #[serde(skip, default = "default_replay_stderr_kb")]
+    pub replay_stderr_kb: u64,
+}
+
+fn default_replay_stderr_kb() -> u64 {
+    (crate::bot::SEAT_BUDGET_BYTES / 1024) as u64
 }
 
 fn default_max_log_kb() -> u64 {
@@ -327,6 +336,17 @@ impl Tournament {
         let time = raw.time.time().map_err(section_err)?;
         let limits = raw.limits.limits().map_err(section_err)?;
         let max_log_kb = raw.limits.max_log_kb().map_err(section_err)?;
+        let replay_stderr_kb = match &raw.replay_stderr_kb {
+            None => default_replay_stderr_kb(),
+            Some(kb) if *kb.get_ref() == 0 => {
+                return Err(err(
+                    Some(kb.span()),
+                    Some("replay_stderr_kb"),
+                    "must be at least 1".into(),
+                ));
+            }
+            Some(kb) => *kb.get_ref(),
+        };
 
         let mut bots: Vec<BotEntry> = Vec::new();
         for bot in &raw.bots {
@@ -560,6 +580,7 @@ impl Tournament {
             bot_seeds,
             max_log_kb,
             replay_stderr: raw.replay_stderr.unwrap_or(false),
+            replay_stderr_kb,
         })
     }
 

@@ -180,7 +180,9 @@ fn match_config(t: &Tournament, m: &ScheduledMatch, out: &OutputDir) -> MatchCon
         transcript_max_bytes: 0,
         // Tournament replays are often published: no bot's stderr in them unless the file
         // asks for it (the logs directory keeps it for the operator either way).
-        decision_stderr: t.replay_stderr,
+        decision_stderr: t
+            .replay_stderr
+            .then_some((t.replay_stderr_kb as usize).saturating_mul(1024)),
     }
 }
 

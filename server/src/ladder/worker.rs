@@ -247,7 +247,7 @@ impl Worker {
             transcripts: None,
             live: None,
             transcript_max_bytes: 0,
-            decision_stderr: false,
+            decision_stderr: None,
         };
         let result = run_match(&config, cancel).await?;
         Ok((result, replay))
