@@ -9,31 +9,12 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use common::{GENEROUS_TIME, run_arena, sample_bot, stderr, stdout, toml_string as q};
+use common::{GENEROUS_TIME, fails, run_arena, sample_bot, stderr, stdout, toml_string as q};
 
 fn p(path: &Path) -> &str {
     path.to_str().expect("temporary paths are UTF-8")
 }
 
-/// Runs the arena and checks its exit code, that stderr names every one of `needles` and that
-/// nothing panicked. Returns stderr.
-fn fails(args: &[&str], code: i32, needles: &[&str]) -> String {
-    let out = run_arena(args);
-    let err = stderr(&out);
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "arena {args:?}: expected exit {code}, stderr: {err}"
-    );
-    for needle in needles {
-        assert!(
-            err.contains(needle),
-            "arena {args:?}: the message should name {needle:?}: {err}"
-        );
-    }
-    assert!(!err.contains("panicked"), "arena {args:?}: {err}");
-    err
-}
 
 fn succeeds(args: &[&str]) -> Output {
     let out = run_arena(args);

@@ -5,27 +5,8 @@
 
 mod common;
 
-use common::{run_arena, sample_bot, stderr, stdout};
+use common::{fails, run_arena, sample_bot, stderr, stdout};
 
-/// Runs the arena and checks its exit code and that stderr names every one of `needles`.
-/// Returns stderr.
-fn fails(args: &[&str], code: i32, needles: &[&str]) -> String {
-    let out = run_arena(args);
-    let err = stderr(&out);
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "arena {args:?}: expected exit {code}, stderr: {err}"
-    );
-    for needle in needles {
-        assert!(
-            err.contains(needle),
-            "arena {args:?}: the message should name {needle:?}: {err}"
-        );
-    }
-    assert!(!err.contains("panicked"), "arena {args:?}: {err}");
-    err
-}
 
 /// `arena match` with `bots` bots (the Rust random bot) and more options. Every case fails
 /// before a hand is played.

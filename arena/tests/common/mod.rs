@@ -46,6 +46,26 @@ pub fn run_arena(args: &[&str]) -> Output {
         .expect("the arena runs")
 }
 
+/// Runs the arena, checks its exit code, that stderr names every one of `needles` and that
+/// nothing panicked. Returns stderr.
+pub fn fails(args: &[&str], code: i32, needles: &[&str]) -> String {
+    let out = run_arena(args);
+    let err = stderr(&out);
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "arena {args:?}: expected exit {code}, stderr: {err}"
+    );
+    for needle in needles {
+        assert!(
+            err.contains(needle),
+            "arena {args:?}: the message should name {needle:?}: {err}"
+        );
+    }
+    assert!(!err.contains("panicked"), "arena {args:?}: {err}");
+    err
+}
+
 pub fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
