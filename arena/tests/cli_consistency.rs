@@ -15,7 +15,6 @@ fn p(path: &Path) -> &str {
     path.to_str().expect("temporary paths are UTF-8")
 }
 
-
 fn succeeds(args: &[&str]) -> Output {
     let out = run_arena(args);
     assert!(

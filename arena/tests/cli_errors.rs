@@ -7,7 +7,6 @@ mod common;
 
 use common::{fails, run_arena, sample_bot, stderr, stdout};
 
-
 /// `arena match` with `bots` bots (the Rust random bot) and more options. Every case fails
 /// before a hand is played.
 fn match_args<'a>(random: &'a str, bots: usize, extra: &[&'a str]) -> Vec<&'a str> {

@@ -468,6 +468,28 @@ mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
+
+    /// A replay header with nothing in it but `seed`.
+    fn test_header(seed: u64) -> crate::replay::Header {
+        crate::replay::Header {
+            format: crate::replay::REPLAY_FORMAT.into(),
+            version: crate::replay::REPLAY_VERSION,
+            protocol: 1,
+            deal: "test".into(),
+            arena_version: "0".into(),
+            settings: protocol::Settings::new(protocol::Variant::Classic),
+            seed: seed,
+            hands: 0,
+            first_hand: 0,
+            first_dealer: 0,
+            time: protocol::TimeLimits {
+                startup_ms: 1,
+                decision_ms: 1,
+                bank_ms: 1,
+            },
+            bots: vec![],
+        }
+    }
     use crate::standings;
     use protocol::FaultKind;
 
@@ -571,24 +593,7 @@ mod tests {
         let replays = dir.path().join("replays");
         std::fs::create_dir_all(&replays).unwrap();
         // A minimal replay: just a header.
-        let header = crate::replay::Record::Header(crate::replay::Header {
-            format: crate::replay::REPLAY_FORMAT.into(),
-            version: crate::replay::REPLAY_VERSION,
-            protocol: 1,
-            deal: "test".into(),
-            arena_version: "0".into(),
-            settings: protocol::Settings::new(protocol::Variant::Classic),
-            seed: 1,
-            hands: 0,
-            first_hand: 0,
-            first_dealer: 0,
-            time: protocol::TimeLimits {
-                startup_ms: 1,
-                decision_ms: 1,
-                bank_ms: 1,
-            },
-            bots: vec![],
-        });
+        let header = crate::replay::Record::Header(test_header(1));
         std::fs::write(
             replays.join("match-000000.jsonl"),
             serde_json::to_string(&header).unwrap() + "\n",
@@ -655,24 +660,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let replays = dir.path().join("replays");
         std::fs::create_dir_all(&replays).unwrap();
-        let mut header = crate::replay::Header {
-            format: crate::replay::REPLAY_FORMAT.into(),
-            version: crate::replay::REPLAY_VERSION,
-            protocol: 1,
-            deal: "test".into(),
-            arena_version: "0".into(),
-            settings: protocol::Settings::new(protocol::Variant::Classic),
-            seed: u64::MAX,
-            hands: 0,
-            first_hand: 0,
-            first_dealer: 0,
-            time: protocol::TimeLimits {
-                startup_ms: 1,
-                decision_ms: 1,
-                bank_ms: 1,
-            },
-            bots: vec![],
-        };
+        let mut header = test_header(u64::MAX);
         let mut results = String::new();
         for index in 0..count {
             header.seed = u64::MAX - index;
