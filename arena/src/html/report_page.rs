@@ -478,7 +478,7 @@ mod tests {
             deal: "test".into(),
             arena_version: "0".into(),
             settings: protocol::Settings::new(protocol::Variant::Classic),
-            seed: seed,
+            seed,
             hands: 0,
             first_hand: 0,
             first_dealer: 0,
