@@ -126,6 +126,8 @@ pub struct AccountPolicy {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Contest {
     pub file: PathBuf,
+    /// The file's text, as read: recorded in the database for workers on other machines.
+    pub text: String,
     pub name: String,
     pub settings: Settings,
     pub seats: usize,
@@ -483,6 +485,7 @@ impl Contest {
 
         Ok(Contest {
             file: file.to_path_buf(),
+            text: text.to_string(),
             name,
             settings,
             seats,

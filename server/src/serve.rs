@@ -54,6 +54,8 @@ pub async fn prepare(
         .with_context(|| format!("cannot open the database {}", redact(&url)))?;
     // Computed once here rather than by the first login, on an async thread.
     tokio::task::spawn_blocking(crate::accounts::passwords::dummy_hash).await?;
+    db.record_contest(&contest.text, &contest.file.to_string_lossy())
+        .await?;
     let tokens = provision(&db, &contest).await?;
     let mut notes = Vec::new();
     if !tokens.is_empty() {

@@ -8,6 +8,7 @@
 
 mod accounts;
 mod bots;
+mod contest;
 mod matches;
 mod migrations;
 
@@ -20,6 +21,7 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor};
 
 pub use accounts::{ApiTokenInfo, SessionRecord, User};
+pub use contest::ContestRecord;
 pub use bots::{Bot, BuildClaim, NewVersion, SourceKind, Version};
 pub use matches::{Finish, MatchClaim, NewPair, PlayedMatch, SeatOutcome, Standing};
 

@@ -21,6 +21,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "ladder pairs ratings",
         include_str!("../../migrations/0002_ladder_pairs_ratings.sql"),
     ),
+    (
+        3,
+        "workers final",
+        include_str!("../../migrations/0003_workers_final.sql"),
+    ),
 ];
 
 #[derive(Debug)]
