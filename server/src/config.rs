@@ -92,6 +92,8 @@ pub struct BuildPolicy {
     pub log_bytes: u64,
     /// Builds run at once by this server (each a sandboxed compiler, then `check-bot`).
     pub builders: u64,
+    /// A built bot, packed for the workers (tar.gz, in the database), is at most this big.
+    pub max_artifact_bytes: u64,
 }
 
 /// How the ladder plays (the scheduler and workers read it).
@@ -187,6 +189,7 @@ struct RawBuild {
     memory_mb: Option<Spanned<u64>>,
     log_kb: Option<Spanned<u64>>,
     builders: Option<Spanned<u64>>,
+    max_artifact_mb: Option<Spanned<u64>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -376,6 +379,8 @@ impl Contest {
             memory_bytes: bounded(&b.memory_mb, "build.memory_mb", 2048, 64..=65_536)? << 20,
             log_bytes: bounded(&b.log_kb, "build.log_kb", 64, 1..=10_240)? << 10,
             builders: bounded(&b.builders, "build.builders", 1, 1..=64)?,
+            max_artifact_bytes: bounded(&b.max_artifact_mb, "build.max_artifact_mb", 64, 1..=1024)?
+                << 20,
         };
 
         let l = &raw.ladder;

@@ -1,7 +1,10 @@
 //! The contest's logic apart from HTTP and SQL: bot versions, uploads and their unpacking,
 //! their builds and checks, the match scheduler, the workers that play matches, ratings.
 
+pub mod artifact;
 pub mod build;
+pub mod cache;
+pub mod pool;
 pub mod rating;
 pub mod schedule;
 pub mod submissions;

@@ -7,12 +7,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
+use tokio_util::sync::CancellationToken;
 
 use crate::accounts::provision::{provision, write_setup_tokens};
 use crate::config::Contest;
 use crate::ladder::build::Builder;
+use crate::ladder::pool;
 use crate::ladder::submissions::Submissions;
-use crate::ladder::worker::Worker;
 use crate::storage::{Db, now_ms, sqlite_url};
 use crate::web::{self, AppState, Shared};
 
@@ -145,7 +146,8 @@ pub async fn serve(options: ServeOptions) -> anyhow::Result<()> {
         }
     });
     let builders = start_builders(&state)?;
-    let workers = start_workers(&state)?;
+    let stop_workers = CancellationToken::new();
+    let workers = start_workers(&state, &stop_workers).await?;
     let app = web::router(state.clone());
     axum::serve(
         listener,
@@ -184,40 +186,20 @@ pub fn start_builders(state: &Shared) -> anyhow::Result<Vec<tokio::task::JoinHan
 }
 
 /// Starts the contest's `[ladder] workers` match workers in this process (their bots run in
-/// sandboxed child processes).
-pub fn start_workers(state: &Shared) -> anyhow::Result<Vec<tokio::task::JoinHandle<()>>> {
-    // Scratch of matches cut short by a killed server (their leases expire; they are played
-    // again from the start).
-    let scratch = state.contest.data_dir.join("matches");
-    if scratch.exists() {
-        std::fs::remove_dir_all(&scratch)
-            .with_context(|| format!("cannot clear {}", scratch.display()))?;
-    }
-    if state.contest.seats != 2 && state.contest.ladder.workers > 0 {
-        tracing::warn!(
-            "the ladder plays two-seat tables only: with seats = {} no match is scheduled",
-            state.contest.seats
-        );
-    }
-    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .map(|h| h.trim().to_string())
-        .unwrap_or_else(|_| "server".to_string());
-    (0..state.contest.ladder.workers)
-        .map(|i| {
-            let worker = Worker::new(
-                state.db.clone(),
-                state.contest.clone(),
-                format!("{host}:{}:{i}", std::process::id()),
-            )
-            .with_context(|| {
-                format!(
-                    "cannot prepare the match directories in {}",
-                    state.contest.data_dir.display()
-                )
-            })?;
-            Ok(tokio::spawn(Arc::new(worker).run()))
-        })
-        .collect()
+/// sandboxed child processes). `arena-worker` processes on other machines run the same code.
+pub async fn start_workers(
+    state: &Shared,
+    stop: &CancellationToken,
+) -> anyhow::Result<Vec<tokio::task::JoinHandle<()>>> {
+    let count = state.contest.ladder.workers;
+    crate::ladder::pool::start(
+        &state.db,
+        state.contest.clone(),
+        count,
+        &pool::default_name(),
+        stop,
+    )
+    .await
 }
 
 async fn shutdown() {

@@ -7,6 +7,7 @@
 //! else.
 
 mod accounts;
+mod artifacts;
 mod bots;
 mod contest;
 mod matches;
@@ -21,8 +22,9 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor};
 
 pub use accounts::{ApiTokenInfo, SessionRecord, User};
-pub use contest::ContestRecord;
+pub use artifacts::ArtifactInfo;
 pub use bots::{Bot, BuildClaim, NewVersion, SourceKind, Version};
+pub use contest::ContestRecord;
 pub use matches::{Finish, MatchClaim, NewPair, PlayedMatch, SeatOutcome, Standing};
 
 /// What went wrong in storage.

@@ -256,6 +256,7 @@ on_both!(
             passed: false,
             build_log: "late".into(),
             check_log: String::new(),
+            artifact: None,
         };
         assert!(
             !site

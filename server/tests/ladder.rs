@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use server::config::Contest;
 use server::ladder::build::Builder;
+use server::ladder::cache::BuildCache;
 use server::ladder::submissions::Submissions;
 use server::ladder::versions::VersionState;
 use server::ladder::worker::{Played, Worker};
@@ -92,7 +93,14 @@ async fn ladder(t: &common::TestDb, lease_seconds: u64) -> Ladder {
 
 impl Ladder {
     fn worker(&self, name: &str) -> Worker {
-        Worker::new(self.db.clone(), self.contest.clone(), name.to_string()).unwrap()
+        let cache = BuildCache::new(self.contest.data_dir.join("cache")).unwrap();
+        Worker::new(
+            self.db.clone(),
+            self.contest.clone(),
+            name.to_string(),
+            Arc::new(cache),
+        )
+        .unwrap()
     }
 
     /// The site's answer to a GET without a session: status and body.
@@ -154,11 +162,19 @@ on_both!(
         let mut owners: Vec<_> = board.iter().map(|s| s.owner.as_str()).collect();
         owners.sort();
         assert_eq!(owners, ["alice", "bob", "carol"]);
-        // Replays are written, and the scratch directories removed.
-        let replays = std::fs::read_dir(l.contest.data_dir.join("replays"))
+        // Replays are stored with the results, and the scratch directories removed.
+        let stored: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM match_results WHERE replay_gz IS NOT NULL")
+                .fetch_one(l.db.pool())
+                .await
+                .unwrap();
+        assert_eq!(stored, 6);
+        // Each bot's build was fetched once into the worker's cache.
+        let cached = std::fs::read_dir(l.contest.data_dir.join("cache"))
             .unwrap()
+            .filter(|e| e.as_ref().unwrap().file_type().unwrap().is_dir())
             .count();
-        assert_eq!(replays, 6);
+        assert_eq!(cached, 3);
         let scratch = std::fs::read_dir(l.contest.data_dir.join("matches"))
             .unwrap()
             .count();

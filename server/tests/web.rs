@@ -778,6 +778,7 @@ async fn the_upload_page_stores_a_version_and_shows_it_escaped() {
         passed: true,
         build_log: "$ python3 -m py_compile <b>\nbuilt\n".into(),
         check_log: "7 passed, 0 failed\n".into(),
+        artifact: None,
     };
     assert!(
         app.state

@@ -21,6 +21,7 @@ use arena::bot::{BotSpec, Limits, run_to_completion};
 use arena::check_bot::{Outcome, render, run_scenario, scenarios};
 use tokio::sync::Notify;
 
+use super::artifact::{Artifact, PackError, pack};
 use super::toolchains::{self, DIR, Recipe};
 use super::versions::{BuildOutcome, VersionState};
 use crate::config::{Contest, Language};
@@ -143,26 +144,28 @@ impl Builder {
         let work = self.work.join(version.id.to_string());
         let result = self.build_in(version, &work).await;
         let _ = std::fs::remove_dir_all(&work);
-        let (passed, build_log, check_log) = match result {
+        let (artifact, build_log, check_log) = match result {
             Ok(done) => done,
             Err(e) => (
-                false,
+                None,
                 format!("the build could not run (a fault of the server, not of the bot): {e:#}\n"),
                 String::new(),
             ),
         };
         BuildOutcome {
-            passed,
+            passed: artifact.is_some(),
             build_log: bounded(&build_log, log_bytes),
             check_log: bounded(&check_log, log_bytes),
+            artifact,
         }
     }
 
+    /// The build's logs, and its packed files if it built and passed the checks.
     async fn build_in(
         &self,
         version: &Version,
         work: &Path,
-    ) -> anyhow::Result<(bool, String, String)> {
+    ) -> anyhow::Result<(Option<Artifact>, String, String)> {
         let language = Language::parse(&version.language)
             .ok_or_else(|| anyhow::anyhow!("unknown language {:?}", version.language))?;
         let source = self.uploads.join(version.id.to_string());
@@ -183,14 +186,14 @@ impl Builder {
         let read = |f: &Path| std::fs::read_to_string(dir.join(f)).unwrap_or_default();
         let recipe = match toolchains::recipe(language, &files, &read, &self.rustc) {
             Ok(r) => r,
-            Err(why) => return Ok((false, format!("{why}\n"), String::new())),
+            Err(why) => return Ok((None, format!("{why}\n"), String::new())),
         };
         let (built, build_log) = self.compile(&recipe, &dir, work, version.id).await?;
         // Back to the server's own user, readable (the bot's uid changes from run to run).
         let dir2 = dir.clone();
         tokio::task::spawn_blocking(move || reclaim(&dir2)).await??;
         if !built {
-            return Ok((false, build_log, String::new()));
+            return Ok((None, build_log, String::new()));
         }
         let argv: Vec<String> = recipe
             .run
@@ -199,8 +202,22 @@ impl Builder {
             .collect();
         // The report names the command as documented (`./bot`), not the server's paths.
         let shown_run: Vec<String> = recipe.run.iter().map(|a| a.replace(DIR, ".")).collect();
-        let (passed, check_log) = self.check(&argv, &shown_run, work, &version.language).await;
-        Ok((passed, build_log, check_log))
+        let (passed, mut check_log) = self.check(&argv, &shown_run, work, &version.language).await;
+        if !passed {
+            return Ok((None, build_log, check_log));
+        }
+        // Packed for the workers, with the run command as the recipe says it (`{dir}` is
+        // filled in by each worker where it unpacks the files).
+        let (run, max) = (recipe.run.clone(), self.contest.build.max_artifact_bytes);
+        let packed = tokio::task::spawn_blocking(move || pack(&dir, run, max)).await?;
+        match packed {
+            Ok(artifact) => Ok((Some(artifact), build_log, check_log)),
+            Err(e @ PackError::TooLarge { .. }) => {
+                check_log.push_str(&format!("{e}\n"));
+                Ok((None, build_log, check_log))
+            }
+            Err(e) => Err(e.into()),
+        }
     }
 
     /// Runs the recipe's steps in `dir`, in the sandbox; the log shows each command and

@@ -80,6 +80,8 @@ pub struct BuildOutcome {
     pub passed: bool,
     pub build_log: String,
     pub check_log: String,
+    /// A passing build, packed for the workers (stored with the outcome).
+    pub artifact: Option<super::artifact::Artifact>,
 }
 
 #[cfg(test)]

@@ -1,14 +1,18 @@
 //! The ladder's workers: each keeps the queue topped up with duplicate pairs (the
 //! scheduler), claims a queued match with a lease, plays it with the arena's match runner as
 //! `arena match` and tournaments do (the contest's game, time limits, resource limits and
-//! sandbox; each bot started from its build directory with its language's run command),
-//! renews the lease while it plays, writes the replay under the data directory and stores
-//! the result once (`Db::finish_match`: only while the lease is its own; a match whose bot
-//! retired meanwhile is cancelled). A lease that runs out (a worker died or stalled) puts the
-//! match back in the queue, attempt + 1, at most `[ladder] max_attempts` times.
+//! sandbox; each bot started from the worker's copy of its build, fetched from the database),
+//! renews the lease while it plays, and stores the result and the replay (gzip) once
+//! (`Db::finish_match`: only while the lease is its own; a match whose bot retired meanwhile
+//! is cancelled). A lease that runs out (a worker died or stalled) puts the match back in the
+//! queue, attempt + 1, at most `[ladder] max_attempts` times.
 //!
-//! On disk: `replays/MATCH.jsonl` (kept: the pages link to it) and `matches/MATCH/` (the
-//! seats' private directories and stderr logs while the match plays; always removed).
+//! The same code runs inside the server (`[ladder] workers`) and in `arena-worker` processes
+//! on other machines: the database is all they share.
+//!
+//! On disk, under the worker's data directory: `cache/` (builds, see [`BuildCache`]) and
+//! `matches/MATCH/` (the seats' private directories, stderr logs and the replay while the
+//! match plays; always removed).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -18,7 +22,7 @@ use arena::bot_command::{self, SpecInput};
 use arena::referee::{MatchConfig, MatchResult, SeatConfig, run_match};
 use tokio_util::sync::CancellationToken;
 
-use super::build::run_command;
+use super::cache::BuildCache;
 use super::schedule::pick_pair;
 use crate::config::Contest;
 use crate::storage::{Db, Finish, MatchClaim, NewPair, SeatOutcome, now_ms};
@@ -36,6 +40,7 @@ pub struct Worker {
     contest: Arc<Contest>,
     /// Names the worker in the database (`lease_owner`, `match_results.worker`).
     name: String,
+    cache: Arc<BuildCache>,
     /// Matches kept queued: enough that a worker never waits for the scheduler.
     queue_target: i64,
 }
@@ -50,15 +55,21 @@ pub enum Played {
 }
 
 impl Worker {
-    pub fn new(db: Db, contest: Arc<Contest>, name: String) -> std::io::Result<Worker> {
-        for dir in ["replays", "matches"] {
-            std::fs::create_dir_all(contest.data_dir.join(dir))?;
-        }
+    /// A worker playing `contest` (its `data_dir` holds the match scratch) with builds from
+    /// `cache`, which the worker tasks of one process share.
+    pub fn new(
+        db: Db,
+        contest: Arc<Contest>,
+        name: String,
+        cache: Arc<BuildCache>,
+    ) -> std::io::Result<Worker> {
+        std::fs::create_dir_all(contest.data_dir.join("matches"))?;
         let queue_target = 2 * contest.ladder.workers.max(1) as i64;
         Ok(Worker {
             db,
             contest,
             name,
+            cache,
             queue_target,
         })
     }
@@ -67,9 +78,10 @@ impl Worker {
         self.contest.ladder.lease_seconds as i64 * 1000
     }
 
-    /// Plays forever: the loop of one worker task.
-    pub async fn run(self: Arc<Self>) {
-        loop {
+    /// Plays until `stop` is cancelled, which it looks at between matches only (a match
+    /// under way is finished and stored first): the loop of one worker task.
+    pub async fn run(self: Arc<Self>, stop: CancellationToken) {
+        while !stop.is_cancelled() {
             if let Err(e) = self.db.expire_matches(now_ms()).await {
                 tracing::warn!("cannot expire match leases: {e}");
             }
@@ -77,8 +89,13 @@ impl Worker {
                 tracing::warn!("scheduler: {e:#}");
             }
             match self.play_next().await {
-                Ok(Played::Idle) | Err(_) => tokio::time::sleep(POLL).await,
-                Ok(_) => {}
+                Ok(Played::Idle) => {}
+                Err(e) => tracing::warn!("worker {}: {e:#}", self.name),
+                Ok(_) => continue,
+            }
+            tokio::select! {
+                _ = stop.cancelled() => {}
+                _ = tokio::time::sleep(POLL) => {}
             }
         }
     }
@@ -178,10 +195,6 @@ impl Worker {
             .db
             .finish_match(claim, &self.name, Some(&replay), &seats)
             .await?;
-        if !matches!(finish, Finish::Recorded { .. }) {
-            // Not ours to keep: the replay of a result that was not stored.
-            let _ = std::fs::remove_file(self.contest.data_dir.join(&replay));
-        }
         tracing::info!(match_id = claim.id, ?finish, "match finished");
         Ok(Played::Match(claim.id, finish))
     }
@@ -194,18 +207,16 @@ impl Worker {
         self.contest.data_dir.join("matches").join(id.to_string())
     }
 
-    /// Plays the match; the result and the replay's path relative to the data directory.
+    /// Plays the match; the result and the replay, gzip-compressed.
     async fn play(
         &self,
         claim: &MatchClaim,
         cancel: &CancellationToken,
-    ) -> anyhow::Result<(MatchResult, String)> {
-        let data = &self.contest.data_dir;
+    ) -> anyhow::Result<(MatchResult, Vec<u8>)> {
         let work = self.work_dir(claim.id);
         let logs = work.join("logs");
         std::fs::create_dir_all(&logs)?;
-        // Per attempt: a late worker's file never mixes with the current one's.
-        let replay = format!("replays/{}-{}.jsonl", claim.id, claim.attempt);
+        let replay = work.join("replay.jsonl");
         let mut seats = Vec::new();
         for (seat, &version_id) in claim.seats.iter().enumerate() {
             let version = self
@@ -218,7 +229,7 @@ impl Worker {
                 Some(b) => format!("{}-v{}", b.name, version.number),
                 None => format!("version-{version_id}"),
             };
-            let argv = run_command(data, &version)?;
+            let argv = self.cache.command(&self.db, version_id).await?;
             let spec = bot_command::spec(SpecInput {
                 name: &name,
                 argv,
@@ -243,13 +254,23 @@ impl Worker {
             time: self.contest.time,
             max_restarts: MAX_RESTARTS,
             exit_grace: Duration::from_millis(500),
-            replay: Some(data.join(&replay)),
+            replay: Some(replay.clone()),
             transcripts: None,
             live: None,
             transcript_max_bytes: 0,
             decision_stderr: None,
         };
         let result = run_match(&config, cancel).await?;
-        Ok((result, replay))
+        let gz = tokio::task::spawn_blocking(move || gzip_file(&replay)).await??;
+        Ok((result, gz))
     }
+}
+
+/// A file's bytes, gzip-compressed (a replay shrinks about sevenfold).
+fn gzip_file(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Write;
+    let text = std::fs::read(path)?;
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&text)?;
+    gz.finish()
 }

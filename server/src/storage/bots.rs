@@ -335,6 +335,21 @@ impl Db {
             tx.rollback().await?;
             return Ok(false);
         };
+        if let Some(artifact) = outcome.artifact.as_ref().filter(|_| outcome.passed) {
+            let run_command = serde_json::to_string(&artifact.run_command)
+                .map_err(|e| StorageError::Corrupt(e.to_string()))?;
+            sqlx::query(
+                "INSERT INTO build_artifacts (version_id, run_command, sha256, archive, \
+                 created_at) VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(version_id)
+            .bind(run_command)
+            .bind(&artifact.sha256)
+            .bind(&artifact.archive)
+            .bind(now_ms())
+            .execute(&mut *tx)
+            .await?;
+        }
         if outcome.passed {
             let bot_id: i64 = row.try_get("bot_id")?;
             // Builds may finish out of order: only the newest ready version stays ready.

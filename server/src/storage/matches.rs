@@ -64,8 +64,8 @@ pub struct PlayedMatch {
     pub opponent: String,
     pub chips: i64,
     pub opponent_chips: i64,
-    /// Relative to the data directory.
-    pub replay_path: Option<String>,
+    /// Whether its replay was stored (`Db::replay_gz`).
+    pub has_replay: bool,
 }
 
 /// A pair to schedule.
@@ -308,7 +308,7 @@ impl Db {
         &self,
         claim: &MatchClaim,
         worker: &str,
-        replay_path: Option<&str>,
+        replay_gz: Option<&[u8]>,
         seats: &[SeatOutcome],
     ) -> Result<Finish> {
         let now = now_ms();
@@ -348,12 +348,12 @@ impl Db {
             return Ok(Finish::Cancelled);
         }
         sqlx::query(
-            "INSERT INTO match_results (match_id, worker, replay_path, recorded_at) \
+            "INSERT INTO match_results (match_id, worker, replay_gz, recorded_at) \
              VALUES ($1, $2, $3, $4)",
         )
         .bind(claim.id)
         .bind(worker)
-        .bind(replay_path)
+        .bind(replay_gz.map(<[u8]>::to_vec))
         .bind(now)
         .execute(&mut *tx)
         .await?;
@@ -495,7 +495,7 @@ impl Db {
     /// A bot's most recent stored matches (all its versions), newest first.
     pub async fn recent_matches(&self, bot_id: i64, limit: i64) -> Result<Vec<PlayedMatch>> {
         let rows = sqlx::query(
-            "SELECT m.id AS match_id, m.finished_at AS finished_at, v.number AS number,              s.seat AS seat, ob.name AS opponent, rs.chips AS chips, ors.chips AS opponent_chips,              r.replay_path AS replay_path              FROM matches m JOIN match_results r ON r.match_id = m.id              JOIN match_seats s ON s.match_id = m.id              JOIN bot_versions v ON v.id = s.version_id AND v.bot_id = $1              JOIN match_seats os ON os.match_id = m.id AND os.seat <> s.seat              JOIN bot_versions ov ON ov.id = os.version_id JOIN bots ob ON ob.id = ov.bot_id              JOIN match_result_seats rs ON rs.match_id = m.id AND rs.seat = s.seat              JOIN match_result_seats ors ON ors.match_id = m.id AND ors.seat = os.seat              WHERE m.state = 'done' ORDER BY m.finished_at DESC, m.id LIMIT $2",
+            "SELECT m.id AS match_id, m.finished_at AS finished_at, v.number AS number,              s.seat AS seat, ob.name AS opponent, rs.chips AS chips, ors.chips AS opponent_chips,              CAST(CASE WHEN r.replay_gz IS NULL THEN 0 ELSE 1 END AS BIGINT) AS has_replay              FROM matches m JOIN match_results r ON r.match_id = m.id              JOIN match_seats s ON s.match_id = m.id              JOIN bot_versions v ON v.id = s.version_id AND v.bot_id = $1              JOIN match_seats os ON os.match_id = m.id AND os.seat <> s.seat              JOIN bot_versions ov ON ov.id = os.version_id JOIN bots ob ON ob.id = ov.bot_id              JOIN match_result_seats rs ON rs.match_id = m.id AND rs.seat = s.seat              JOIN match_result_seats ors ON ors.match_id = m.id AND ors.seat = os.seat              WHERE m.state = 'done' ORDER BY m.finished_at DESC, m.id LIMIT $2",
         )
         .bind(bot_id)
         .bind(limit)
@@ -511,19 +511,19 @@ impl Db {
                     opponent: row.try_get("opponent")?,
                     chips: row.try_get("chips")?,
                     opponent_chips: row.try_get("opponent_chips")?,
-                    replay_path: row.try_get("replay_path")?,
+                    has_replay: row.try_get::<i64, _>("has_replay")? != 0,
                 })
             })
             .collect()
     }
 
-    /// The replay of a stored match (relative to the data directory), if it has one.
-    pub async fn replay_path(&self, match_id: i64) -> Result<Option<String>> {
-        let row = sqlx::query("SELECT replay_path FROM match_results WHERE match_id = $1")
+    /// The replay of a stored match, gzip-compressed, if it has one.
+    pub async fn replay_gz(&self, match_id: i64) -> Result<Option<Vec<u8>>> {
+        let row = sqlx::query("SELECT replay_gz FROM match_results WHERE match_id = $1")
             .bind(match_id)
             .fetch_optional(&self.pool)
             .await?;
-        Ok(row.map(|r| r.try_get("replay_path")).transpose()?.flatten())
+        Ok(row.map(|r| r.try_get("replay_gz")).transpose()?.flatten())
     }
 
     /// How many results are stored for a match: 0 or 1 (tests).

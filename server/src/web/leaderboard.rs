@@ -128,7 +128,7 @@ pub async fn bot_page(
              <th>Opponent</th><th>Chips</th><th></th></tr>",
         );
         for m in &played {
-            let replay = if m.replay_path.is_some() {
+            let replay = if m.has_replay {
                 format!("<a href=\"/matches/{}/replay\">replay</a>", m.match_id)
             } else {
                 String::new()
@@ -181,22 +181,36 @@ pub fn without_stderr(records: &mut [arena::replay::Record]) {
     }
 }
 
+/// The records of a stored replay (gzip-compressed JSON lines, as the workers store them).
+fn records_of(gz: &[u8]) -> anyhow::Result<Vec<arena::replay::Record>> {
+    use std::io::Read;
+    // Far above any ladder match; stops a damaged row from taking the server's memory.
+    const MAX: u64 = 512 << 20;
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(gz)
+        .take(MAX)
+        .read_to_string(&mut text)?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, line)| {
+            serde_json::from_str(line)
+                .map_err(|e| anyhow::anyhow!("replay line {}: not a record: {e}", i + 1))
+        })
+        .collect()
+}
+
 /// A played match's replay page. Its own CSP: the arena's viewer is one page with inline
 /// script and style (no request leaves it: connect, images and frames stay off).
 pub async fn replay(
     State(state): State<Shared>,
     Path(id): Path<i64>,
 ) -> Result<Response, WebError> {
-    let Some(path) = state.db.replay_path(id).await? else {
+    let Some(gz) = state.db.replay_gz(id).await? else {
         return Err(WebError::not_found());
     };
-    // Written by the workers as `replays/FILE`; anything else is not served.
-    if !path.starts_with("replays/") || path.contains("..") {
-        return Err(WebError::not_found());
-    }
-    let file = state.contest.data_dir.join(&path);
     let page = tokio::task::spawn_blocking(move || -> anyhow::Result<String> {
-        let mut records = arena::replay::read(&file)?;
+        let mut records = records_of(&gz)?;
         without_stderr(&mut records);
         arena::html::replay_page(
             &records,
