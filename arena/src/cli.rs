@@ -90,6 +90,20 @@ pub enum Command {
         )]
         args: Vec<std::ffi::OsString>,
     },
+    /// Play a contest's ladder matches on this machine, from the contest's database (shared
+    /// with `arena serve` on another machine): runs `arena-worker`, installed next to this
+    /// program. Its options: `arena worker --db URL [--data DIR] [--jobs N]`; see
+    /// `arena worker --help`.
+    #[command(disable_help_flag = true)]
+    Worker {
+        /// arena-worker's options, passed on unchanged.
+        #[arg(
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "ARGS"
+        )]
+        args: Vec<std::ffi::OsString>,
+    },
     /// Check that a bot follows the protocol in every kind of situation, before a match.
     CheckBot {
         /// Check only this game (default: all three).

@@ -15,17 +15,19 @@ use clap::Parser;
 
 /// `arena serve ...`: becomes `arena-server ...` (the contest server, a binary of its own so
 /// that the arena builds without a database driver), found next to this program.
-fn serve(args: &[std::ffi::OsString]) -> ExitCode {
+/// `arena serve` and `arena worker`: become `program` (arena-server, arena-worker) installed
+/// next to this arena, with `args`.
+fn exec_sibling(command: &str, program: &str, args: &[std::ffi::OsString]) -> ExitCode {
     use std::os::unix::process::CommandExt;
     let server = std::env::current_exe()
         .ok()
-        .and_then(|exe| Some(exe.parent()?.join("arena-server")));
+        .and_then(|exe| Some(exe.parent()?.join(program)));
     let Some(server) = server.filter(|path| path.exists()) else {
-        eprint_line(
-            "arena: error: arena serve runs arena-server, which is not installed next to this \
+        eprint_line(&format!(
+            "arena: error: arena {command} runs {program}, which is not installed next to this \
              arena; build it with `cargo build --release --workspace` (or \
              `cargo build --release -p teenpatti-server`)",
-        );
+        ));
         return ExitCode::from(ExitKind::BadInput.code());
     };
     // exec: signals, the exit code and the terminal go straight to the server.
@@ -48,8 +50,10 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let cli = Cli::parse(); // exits with code 2 on a bad command line
-    if let Command::Serve { args } = &cli.command {
-        return serve(args);
+    match &cli.command {
+        Command::Serve { args } => return exec_sibling("serve", "arena-server", args),
+        Command::Worker { args } => return exec_sibling("worker", "arena-worker", args),
+        _ => {}
     }
     init_tracing(cli.verbose);
     // Orphaned grandchildren of bots are reparented to the arena and reaped with the bot, so
@@ -186,7 +190,9 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             arena::cmd_tournament::merge(&dirs, &out, partial)?
         }
         // Handled in `main`, before any runtime: the process becomes the server.
-        Command::Serve { .. } => unreachable!("arena serve execs arena-server"),
+        Command::Serve { .. } | Command::Worker { .. } => {
+            unreachable!("arena serve and arena worker exec their programs")
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

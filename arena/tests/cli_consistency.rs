@@ -474,4 +474,14 @@ fn arena_serve_runs_the_contest_server_next_to_it() {
         "{}",
         common::stdout(&help)
     );
+    // `arena worker` likewise becomes arena-worker: its usage errors exit 2.
+    let help = common::run_arena(&["worker", "--help"]);
+    assert!(help.status.success(), "{}", common::stderr(&help));
+    assert!(
+        common::stdout(&help).contains("ARENA_DB_URL"),
+        "{}",
+        common::stdout(&help)
+    );
+    let out = common::run_arena(&["worker", "--jobs", "0"]);
+    assert_eq!(out.status.code(), Some(2), "{}", common::stderr(&out));
 }

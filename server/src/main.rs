@@ -29,6 +29,9 @@ struct Args {
 }
 
 fn main() -> ExitCode {
+    if server::process::run_as_guard() {
+        return ExitCode::SUCCESS;
+    }
     let args = Args::parse();
     tracing_subscriber::fmt()
         .with_env_filter(
@@ -37,6 +40,10 @@ fn main() -> ExitCode {
         )
         .with_writer(std::io::stderr)
         .init();
+    if args.new_setup_link.is_none() {
+        // The server's builders and workers start bots (in sandboxed child processes).
+        server::process::prepare_for_bots();
+    }
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(r) => r,
         Err(e) => {

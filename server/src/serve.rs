@@ -106,7 +106,7 @@ pub async fn new_setup_link(
 }
 
 /// A database URL without its password, for messages.
-fn redact(url: &str) -> String {
+pub(crate) fn redact(url: &str) -> String {
     match (url.find("://"), url.rfind('@')) {
         (Some(scheme), Some(at)) if at > scheme => {
             let creds = &url[scheme + 3..at];

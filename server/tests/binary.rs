@@ -1,77 +1,13 @@
 //! The `arena-server` binary over a real socket: it starts from a contest file, serves, keeps
 //! everything across a SIGKILL and restart, and refuses a bad contest file with exit code 2.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+mod common;
+
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
-/// The server process, killed when dropped.
-struct Server {
-    child: Child,
-    address: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn start(contest: &Path) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arena-server"))
-        .arg(contest)
-        .args(["--listen", "127.0.0.1:0"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let address = loop {
-        let line = lines
-            .next()
-            .expect("the server printed its address")
-            .unwrap();
-        if let Some(rest) = line.split("open http://").nth(1) {
-            break rest.split('/').next().unwrap().to_string();
-        }
-    };
-    // Keep draining stderr so the server never blocks on a full pipe.
-    std::thread::spawn(move || for _ in lines {});
-    Server { child, address }
-}
-
-/// One HTTP/1.1 request; (status, headers, body).
-fn request(
-    address: &str,
-    method: &str,
-    path: &str,
-    headers: &[(&str, &str)],
-    body: &[u8],
-) -> (u16, String, String) {
-    let mut stream = TcpStream::connect(address).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(30)))
-        .unwrap();
-    let mut head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Length: {}\r\n",
-        body.len()
-    );
-    for (k, v) in headers {
-        head.push_str(&format!("{k}: {v}\r\n"));
-    }
-    head.push_str("\r\n");
-    stream.write_all(head.as_bytes()).unwrap();
-    stream.write_all(body).unwrap();
-    let mut answer = Vec::new();
-    stream.read_to_end(&mut answer).unwrap();
-    let answer = String::from_utf8_lossy(&answer).into_owned();
-    let (head, body) = answer.split_once("\r\n\r\n").unwrap();
-    let status = head[9..12].parse().unwrap();
-    (status, head.to_string(), body.to_string())
-}
+use common::binaries::{request, start_server as start};
 
 fn contest_file(dir: &Path) -> std::path::PathBuf {
     let path = dir.join("contest.toml");

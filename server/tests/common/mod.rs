@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod binaries;
+
 use server::storage::{Db, sqlite_url};
 use sqlx::Executor;
 
@@ -13,6 +15,8 @@ pub const POSTGRES_ENV: &str = "ARENA_TEST_POSTGRES_URL";
 /// [`TestDb::cleanup`] (the PostgreSQL schema).
 pub struct TestDb {
     pub db: Db,
+    /// What a process of its own (a worker) connects with.
+    pub url: String,
     pub label: &'static str,
     dir: Option<tempfile::TempDir>,
     admin: Option<(sqlx::AnyPool, String)>,
@@ -21,11 +25,11 @@ pub struct TestDb {
 impl TestDb {
     pub async fn sqlite() -> TestDb {
         let dir = tempfile::tempdir().unwrap();
-        let db = Db::open(&sqlite_url(&dir.path().join("sub/contest.db")))
-            .await
-            .unwrap();
+        let url = sqlite_url(&dir.path().join("sub/contest.db"));
+        let db = Db::open(&url).await.unwrap();
         TestDb {
             db,
+            url,
             label: "sqlite",
             dir: Some(dir),
             admin: None,
@@ -50,11 +54,11 @@ impl TestDb {
             .await
             .unwrap();
         let sep = if url.contains('?') { '&' } else { '?' };
-        let db = Db::open(&format!("{url}{sep}options=-c%20search_path%3D{schema}"))
-            .await
-            .unwrap();
+        let url = format!("{url}{sep}options=-c%20search_path%3D{schema}");
+        let db = Db::open(&url).await.unwrap();
         Some(TestDb {
             db,
+            url,
             label: "postgres",
             dir: None,
             admin: Some((admin, schema)),

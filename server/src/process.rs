@@ -1,0 +1,26 @@
+//! What a process that starts bots does first, as the `arena` binary does: become the child
+//! subreaper (orphans of bots are reaped, never left as zombies), kill what bots of a killed
+//! earlier run left in their cgroups, and start the guard that kills this process's bots if
+//! it is itself killed (SIGKILL, the OOM killer): no bot outlives its match.
+
+/// When this process was started as the guard of another (the guard re-runs the current
+/// executable with a hidden argument): runs it and returns true; the caller then exits.
+pub fn run_as_guard() -> bool {
+    let mut args = std::env::args();
+    if args.nth(1).as_deref() != Some(arena::bot::GUARD_COMMAND) {
+        return false;
+    }
+    if let Some(pid) = args.next().and_then(|p| p.parse().ok()) {
+        arena::bot::run_guard(pid);
+    }
+    true
+}
+
+/// Call once at start, before any bot or build runs.
+pub fn prepare_for_bots() {
+    if let Err(e) = arena::bot::set_child_subreaper() {
+        tracing::debug!("cannot become a child subreaper: {e}");
+    }
+    arena::bot::reap_stale();
+    arena::bot::spawn_guard();
+}

@@ -1,0 +1,148 @@
+//! `arena-worker`: match workers in a process of their own, on any machine that reaches the
+//! contest's database. Everything comes from the database: the contest file the server
+//! recorded (game, limits, sandbox, ladder policy), the queued matches (claimed with leases),
+//! the bots' builds; results and replays go back into it. There is no other link between
+//! machines.
+//!
+//! The worker's own directory (`--data`) holds its build cache and the scratch of the
+//! matches it plays; one process per directory (a lock file says so).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use tokio_util::sync::CancellationToken;
+
+use crate::config::Contest;
+use crate::ladder::pool;
+use crate::storage::Db;
+
+/// How often a worker looks for a changed contest file (a restarted server's).
+const CONTEST_POLL: Duration = Duration::from_secs(10);
+
+/// What `arena-worker` is given.
+#[derive(Clone, Debug)]
+pub struct WorkerOptions {
+    /// `postgres://...` (or `sqlite://FILE` for a worker on the server's machine).
+    pub db: String,
+    /// This worker's directory: build cache and match scratch.
+    pub data: PathBuf,
+    /// Matches played at once.
+    pub jobs: u64,
+    /// Names the worker in the database; default `HOST:PID`.
+    pub name: Option<String>,
+}
+
+/// Runs workers until SIGINT/SIGTERM: the first lets the matches under way finish and be
+/// stored, a second stops at once (their leases then run out and other workers replay them).
+pub async fn run(options: WorkerOptions) -> anyhow::Result<()> {
+    std::fs::create_dir_all(&options.data)
+        .with_context(|| format!("cannot create {}", options.data.display()))?;
+    let lock_path = options.data.join("worker.lock");
+    let lock = std::fs::File::create(&lock_path)
+        .with_context(|| format!("cannot create {}", lock_path.display()))?;
+    if lock.try_lock().is_err() {
+        anyhow::bail!(
+            "another arena-worker uses {}: give each worker process its own --data directory",
+            options.data.display()
+        );
+    }
+    let db = Db::open(&options.db).await.with_context(|| {
+        format!(
+            "cannot open the database {}",
+            crate::serve::redact(&options.db)
+        )
+    })?;
+    let name = options.name.clone().unwrap_or_else(pool::default_name);
+    let stop = CancellationToken::new();
+    let hurry = CancellationToken::new();
+    tokio::spawn(signals(stop.clone(), hurry.clone()));
+    let mut announced = false;
+    while !stop.is_cancelled() {
+        let Some(record) = db.contest_record().await? else {
+            if !announced {
+                eprintln!(
+                    "arena-worker: waiting for a server to record its contest in the database"
+                );
+                announced = true;
+            }
+            tokio::select! {
+                _ = stop.cancelled() => break,
+                _ = tokio::time::sleep(CONTEST_POLL) => continue,
+            }
+        };
+        let mut contest = Contest::parse(
+            &record.toml,
+            std::path::Path::new(&record.file),
+            &options.data,
+        )
+        .map_err(|e| anyhow::anyhow!("the contest recorded by the server: {e}"))?;
+        contest.data_dir = options.data.clone();
+        eprintln!(
+            "arena-worker {name}: {} job(s) for {:?} ({}), data in {}",
+            options.jobs,
+            contest.name,
+            record.file,
+            options.data.display()
+        );
+        // A changed contest (the server restarted with an edited file): finish the matches
+        // under way, then start again with the new one.
+        let round = stop.child_token();
+        let tasks = pool::start(&db, Arc::new(contest), options.jobs, &name, &round).await?;
+        let watcher = tokio::spawn(watch_contest(db.clone(), record.updated_at, round.clone()));
+        let all = futures::future::join_all(tasks);
+        tokio::select! {
+            _ = all => {}
+            _ = hurry.cancelled() => {
+                eprintln!("arena-worker {name}: stopping now; the matches under way will be replayed elsewhere");
+                db.close().await;
+                return Ok(());
+            }
+        }
+        watcher.abort();
+    }
+    db.close().await;
+    Ok(())
+}
+
+/// Cancels `round` when the recorded contest changes.
+async fn watch_contest(db: Db, seen: i64, round: CancellationToken) {
+    loop {
+        tokio::select! {
+            _ = round.cancelled() => return,
+            _ = tokio::time::sleep(CONTEST_POLL) => {}
+        }
+        match db.contest_updated_at().await {
+            Ok(Some(at)) if at != seen => {
+                tracing::info!(
+                    "the contest file changed: restarting the workers after their matches"
+                );
+                round.cancel();
+                return;
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!("cannot read the contest: {e}"),
+        }
+    }
+}
+
+async fn signals(stop: CancellationToken, hurry: CancellationToken) {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (Ok(mut term), Ok(mut int)) = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+    ) else {
+        return;
+    };
+    for token in [&stop, &hurry] {
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = int.recv() => {}
+        }
+        if !stop.is_cancelled() {
+            eprintln!("arena-worker: finishing the matches under way (again to stop at once)");
+        }
+        token.cancel();
+    }
+}

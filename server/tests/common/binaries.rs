@@ -1,0 +1,125 @@
+//! The server's binaries as a deployment runs them: `arena-server` and `arena-worker`
+//! processes (killed when dropped) and plain HTTP/1.1 requests over a socket.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+/// A process of ours, SIGKILLed and reaped when dropped.
+pub struct Process {
+    pub child: Child,
+}
+
+impl Process {
+    /// SIGKILL now (as a crash or the OOM killer would), and reap it.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// The server process and the address it listens on.
+pub struct Server {
+    pub process: Process,
+    pub address: String,
+}
+
+/// Starts `arena-server CONTEST --listen 127.0.0.1:0 EXTRA...` and waits for its address.
+pub fn start_server_with(contest: &Path, extra: &[&str]) -> Server {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arena-server"))
+        .arg(contest)
+        .args(["--listen", "127.0.0.1:0"])
+        .args(extra)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let mut said = String::new();
+    let address = loop {
+        let Some(Ok(line)) = lines.next() else {
+            panic!("the server stopped before printing its address:\n{said}");
+        };
+        said.push_str(&line);
+        said.push('\n');
+        if let Some(rest) = line.split("open http://").nth(1) {
+            break rest.split('/').next().unwrap().to_string();
+        }
+    };
+    // Keep draining stderr so the server never blocks on a full pipe.
+    std::thread::spawn(move || for _ in lines {});
+    Server {
+        process: Process { child },
+        address,
+    }
+}
+
+pub fn start_server(contest: &Path) -> Server {
+    start_server_with(contest, &[])
+}
+
+/// Starts `arena-worker --db URL --data DATA --name NAME` (the URL through ARENA_DB_URL, as
+/// the documentation advises); its stderr goes to `DATA.log`.
+pub fn start_worker(db_url: &str, data: &Path, name: &str) -> Process {
+    let log = std::fs::File::create(data.with_extension("log")).unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_arena-worker"))
+        .env("ARENA_DB_URL", db_url)
+        .arg("--data")
+        .arg(data)
+        .args(["--name", name])
+        .stdout(Stdio::null())
+        .stderr(log)
+        .spawn()
+        .unwrap();
+    Process { child }
+}
+
+/// One HTTP/1.1 request; (status, headers, body).
+pub fn request(
+    address: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> (u16, String, String) {
+    let mut stream = TcpStream::connect(address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let mut head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).unwrap();
+    stream.write_all(body).unwrap();
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).unwrap();
+    let answer = String::from_utf8_lossy(&answer).into_owned();
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+    let status = head[9..12].parse().unwrap();
+    (status, head.to_string(), body.to_string())
+}
+
+/// A multipart/form-data body with boundary `b0`: the `language` field and the `file`.
+pub fn upload_body(language: &str, file_name: &str, bytes: &[u8]) -> Vec<u8> {
+    let mut body = format!(
+        "--b0\r\nContent-Disposition: form-data; name=\"language\"\r\n\r\n{language}\r\n\
+         --b0\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{file_name}\"\r\n\r\n"
+    )
+    .into_bytes();
+    body.extend_from_slice(bytes);
+    body.extend_from_slice(b"\r\n--b0--\r\n");
+    body
+}
