@@ -435,3 +435,31 @@ on_both!(the_contest_file_is_recorded_for_workers, |t| {
         Some(second.updated_at)
     );
 });
+
+/// Workers on other machines reach PostgreSQL over the network: `sslmode` and `sslrootcert`
+/// in the URL are honoured (rustls). `.ci/run` gives the test cluster a certificate of its
+/// own for localhost and 127.0.0.1 and names it in ARENA_TEST_POSTGRES_CA.
+#[tokio::test]
+async fn postgres_connections_can_require_verified_tls() {
+    let Some(t) = common::TestDb::postgres("postgres_connections_can_require_verified_tls").await
+    else {
+        return;
+    };
+    let Ok(ca) = std::env::var("ARENA_TEST_POSTGRES_CA") else {
+        eprintln!("TLS not checked: set ARENA_TEST_POSTGRES_CA to the cluster's certificate");
+        t.cleanup().await;
+        return;
+    };
+    let verified = format!("{}&sslmode=verify-full&sslrootcert={ca}", t.url);
+    let db = Db::open(&verified).await.unwrap();
+    let ssl: bool = sqlx::query_scalar("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()")
+        .fetch_one(db.pool())
+        .await
+        .unwrap();
+    assert!(ssl, "the connection is encrypted");
+    db.close().await;
+    // A certificate that no trusted root signed is refused, not silently accepted.
+    let public_roots_only = format!("{}&sslmode=verify-full", t.url);
+    assert!(Db::open(&public_roots_only).await.is_err());
+    t.cleanup().await;
+}
