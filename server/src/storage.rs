@@ -9,6 +9,7 @@
 mod accounts;
 mod bots;
 mod contest;
+mod final_round;
 mod matches;
 mod migrations;
 
@@ -21,8 +22,9 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor};
 
 pub use accounts::{ApiTokenInfo, SessionRecord, User};
-pub use contest::ContestRecord;
 pub use bots::{Bot, BuildClaim, NewVersion, SourceKind, Version};
+pub use contest::ContestRecord;
+pub use final_round::{Entrant, FinalState};
 pub use matches::{Finish, MatchClaim, NewPair, PlayedMatch, SeatOutcome, Standing};
 
 /// What went wrong in storage.
