@@ -707,3 +707,224 @@ on_both!(a_failed_final_starts_again_and_a_killed_one_resumes, |t| {
     let a = s.api("POST", "/api/admin/final", &admin).await;
     assert_eq!(a.status, 409, "{}", a.body);
 });
+
+/// The real binary, SIGKILLed mid-final and started again: the final goes on from its
+/// results file and ends, every match played once.
+mod killed_server {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::net::TcpStream;
+    use std::path::Path;
+    use std::process::{Child, Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    /// The server process, SIGKILLed when dropped.
+    struct Server {
+        child: Child,
+        address: String,
+    }
+
+    impl Drop for Server {
+        fn drop(&mut self) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+
+    fn start(contest: &Path) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arena-server"))
+            .arg(contest)
+            .args(["--listen", "127.0.0.1:0"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+        let address = loop {
+            let line = lines
+                .next()
+                .expect("the server printed its address")
+                .unwrap();
+            if let Some(rest) = line.split("open http://").nth(1) {
+                break rest.split('/').next().unwrap().to_string();
+            }
+        };
+        // Kept draining (a full pipe would block the server), and shown with a failure.
+        std::thread::spawn(move || {
+            for line in lines.map_while(Result::ok) {
+                eprintln!("server: {line}");
+            }
+        });
+        Server { child, address }
+    }
+
+    /// One request: status and body.
+    fn request(
+        address: &str,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &[u8],
+    ) -> (u16, String) {
+        let mut stream = TcpStream::connect(address).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .unwrap();
+        let mut head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Length: {}\r\n",
+            body.len()
+        );
+        for (k, v) in headers {
+            head.push_str(&format!("{k}: {v}\r\n"));
+        }
+        head.push_str("\r\n");
+        stream.write_all(head.as_bytes()).unwrap();
+        stream.write_all(body).unwrap();
+        let mut answer = Vec::new();
+        stream.read_to_end(&mut answer).unwrap();
+        let answer = String::from_utf8_lossy(&answer).into_owned();
+        let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+        (head[9..12].parse().unwrap(), body.to_string())
+    }
+
+    fn token(address: &str, name: &str) -> String {
+        let body = format!(r#"{{"name":"{name}","password":"pass-word-1"}}"#);
+        let (status, body) = request(
+            address,
+            "POST",
+            "/api/tokens",
+            &[("Content-Type", "application/json")],
+            body.as_bytes(),
+        );
+        assert_eq!(status, 201, "{body}");
+        let json: serde_json::Value = serde_json::from_str(&body).unwrap();
+        format!("Bearer {}", json["token"].as_str().unwrap())
+    }
+
+    fn json(address: &str, path: &str, bearer: &str) -> serde_json::Value {
+        let (status, body) = request(address, "GET", path, &[("Authorization", bearer)], b"");
+        assert_eq!(status, 200, "{path}: {body}");
+        serde_json::from_str(&body).unwrap()
+    }
+
+    fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
+        let started = Instant::now();
+        while !done() {
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "{what}: not within a minute"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    #[test]
+    fn a_final_resumes_after_the_server_is_killed() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("data");
+        let contest = dir.path().join("contest.toml");
+        std::fs::write(
+            &contest,
+            format!(
+                "name = \"bin\"\ngame = \"classic\"\nlanguages = [\"python\"]\n\
+                 [accounts]\nadmins = [\"organizer\"]\n[ladder]\nworkers = 0\n\
+                 [table]\nmax_turns = 12\n[final]\nhands_per_match = 10\n\
+                 [storage]\ndata_dir = \"{}\"\n",
+                data.display()
+            ),
+        )
+        .unwrap();
+        let server = start(&contest);
+        let a = server.address.clone();
+        // The organizer's account through its setup link, three participants signed up.
+        let links = std::fs::read_to_string(data.join("setup-tokens.txt")).unwrap();
+        let setup = links
+            .lines()
+            .next()
+            .unwrap()
+            .split("/setup/")
+            .nth(1)
+            .unwrap();
+        let form = format!("token={setup}&password=pass-word-1&confirm=pass-word-1");
+        let form_type = [("Content-Type", "application/x-www-form-urlencoded")];
+        assert_eq!(
+            request(&a, "POST", "/setup", &form_type, form.as_bytes()).0,
+            303
+        );
+        let admin = token(&a, "organizer");
+        // A bot slow enough (10 ms a decision; hands of at most 12 turns, a `[table]` rule the
+        // final's tournament file copies) that the kill lands mid-final.
+        let bot = std::fs::read_to_string(Path::new(super::KITS).join("python/minimal_bot.py"))
+            .unwrap()
+            .replace("import sys\n", "import sys\nimport time\n")
+            .replace(
+                "    elif kind == \"request\":\n",
+                "    elif kind == \"request\":\n        time.sleep(0.01)\n",
+            );
+        assert!(bot.contains("time.sleep"));
+        for name in ["ann", "ben", "cat"] {
+            let form = format!("name={name}&password=pass-word-1&confirm=pass-word-1");
+            assert_eq!(
+                request(&a, "POST", "/register", &form_type, form.as_bytes()).0,
+                303
+            );
+            let bearer = token(&a, name);
+            let mut body =
+                b"--b0\r\nContent-Disposition: form-data; name=\"language\"\r\n\r\npython\r\n\
+                --b0\r\nContent-Disposition: form-data; name=\"file\"; filename=\"bot.py\"\r\n\r\n"
+                    .to_vec();
+            body.extend_from_slice(bot.as_bytes());
+            body.extend_from_slice(b"\r\n--b0--\r\n");
+            let path = format!("/api/bots/{name}-bot/versions");
+            let headers = [
+                ("Authorization", bearer.as_str()),
+                ("Content-Type", "multipart/form-data; boundary=b0"),
+            ];
+            let (status, answer) = request(&a, "POST", &path, &headers, &body);
+            assert_eq!(status, 201, "{answer}");
+        }
+        wait_for("three ready bots", || {
+            let status = json(&a, "/api/admin/contest", &admin);
+            assert_ne!(status["pending_builds"], serde_json::Value::Null);
+            status["pending_builds"] == 0 && status["entrants"].as_array().unwrap().len() == 3
+        });
+        let auth = [("Authorization", admin.as_str())];
+        assert_eq!(request(&a, "POST", "/api/admin/freeze", &auth, b"").0, 200);
+        let (status, body) = request(&a, "POST", "/api/admin/final", &auth, b"");
+        assert_eq!(status, 202, "{body}");
+
+        // SIGKILL once the first match is stored, while the others play.
+        let results = data.join("final/tournament/results.jsonl");
+        let lines = |path: &Path| {
+            std::fs::read_to_string(path)
+                .map(|t| t.lines().map(str::to_string).collect::<Vec<_>>())
+                .unwrap_or_default()
+        };
+        wait_for("a first result", || !lines(&results).is_empty());
+        drop(server);
+        let before = lines(&results);
+        assert!(
+            !before.is_empty() && before.len() < 6,
+            "killed mid-final: {} results",
+            before.len()
+        );
+
+        // Started again: the final goes on by itself and ends.
+        let server = start(&contest);
+        let a = server.address.clone();
+        let (status, body) = request(&a, "GET", "/final/", &[], b"");
+        assert_eq!(status, 200);
+        assert!(
+            body.contains("being played") || body.contains("report-data"),
+            "{body}"
+        );
+        wait_for("the resumed final", || {
+            json(&a, "/api/final", "")["final"]["state"] == "done"
+        });
+        let after = lines(&results);
+        assert_eq!(after.len(), 6, "every match once: {after:?}");
+        assert_eq!(after[..before.len()], before[..], "the stored ones kept");
+        let (status, body) = request(&a, "GET", "/final/", &[], b"");
+        assert_eq!(status, 200);
+        assert!(body.contains("ann-bot") && body.contains("report-data"));
+    }
+}
