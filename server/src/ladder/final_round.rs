@@ -420,3 +420,46 @@ pub fn publish(paths: &FinalPaths) -> anyhow::Result<()> {
     std::fs::remove_dir_all(&public).ok();
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tournament_file_plays_by_the_contest() {
+        let text = "name = \"Spring \\\"cup\\\"\"\ngame = \"classic\"\nseats = 3\nsandbox = \"limits\"\n\
+                    [table]\nboot = 2\nmax_turns = 40\n[time]\ndecision_ms = 250\n\
+                    [limits]\nmemory_mb = 300\n[final]\nhands_per_match = 33\nduplicate = false\n";
+        let contest = Contest::parse(text, Path::new("c.toml"), Path::new(".")).unwrap();
+        let bots: Vec<(String, Vec<String>)> = ["a", "b.c", "d-e"]
+            .iter()
+            .map(|n| {
+                (
+                    n.to_string(),
+                    vec!["sh".to_string(), format!("/x/{n} 'quoted' dir/bot.py")],
+                )
+            })
+            .collect();
+        let file = tournament_file(&contest, &bots, Path::new("/data/final/tournament")).unwrap();
+        let t = Tournament::parse(&file, Path::new("final.toml"), Path::new("/")).unwrap();
+        assert_eq!(t.name, "Spring \"cup\" final");
+        assert_eq!(t.format, arena::tournament::Format::RoundRobin);
+        assert_eq!(
+            (t.settings, t.seats, t.sandbox, t.time, t.limits),
+            (
+                contest.settings,
+                contest.seats,
+                contest.sandbox,
+                contest.time,
+                contest.limits
+            )
+        );
+        assert_eq!((t.hands, t.duplicate, t.rounds), (33, false, 1));
+        assert_eq!(t.output, PathBuf::from("/data/final/tournament"));
+        assert!(t.seed.is_none(), "drawn when the output is opened");
+        let names: Vec<&str> = t.bots.iter().map(|b| b.name.as_str()).collect();
+        assert_eq!(names, ["a", "b.c", "d-e"]);
+        assert_eq!(t.bots[1].argv, bots[1].1, "argv kept whole");
+        assert!(t.bots.iter().all(|b| b.workdir.is_none()));
+    }
+}
