@@ -1,6 +1,7 @@
 //! The organizer's page and API: freeze and unfreeze uploads, start the final round robin,
-//! follow it. Admins only (`users.is_admin`, from `[accounts] admins`): anyone else gets 404
-//! on the page and its forms (a participant learns nothing of it) and 403 from the API.
+//! follow it. Admins only (`users.is_admin`, from `[accounts] admins`): other accounts get 404
+//! on the page and its forms (a participant learns nothing of it; without a session, the login
+//! page) and 403 from the API.
 //!
 //! - `GET /admin`, `POST /admin/freeze`, `POST /admin/unfreeze`, `POST /admin/final` (forms
 //!   with the session's CSRF token, like every other form).
