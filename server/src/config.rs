@@ -111,6 +111,17 @@ pub struct LadderPolicy {
     pub workers: u64,
 }
 
+/// The organizer's final round robin (`[final]`): every bot's ready version plays every
+/// other, with the arena's tournament engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FinalPolicy {
+    pub hands_per_match: u64,
+    /// Each pair plays both seat orders of the same deals (a duplicate block).
+    pub duplicate: bool,
+    /// Matches played at once (each a sandboxed match of `seats` bots).
+    pub jobs: u64,
+}
+
 /// Account settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AccountPolicy {
@@ -140,6 +151,7 @@ pub struct Contest {
     pub uploads: UploadPolicy,
     pub build: BuildPolicy,
     pub ladder: LadderPolicy,
+    pub final_round: FinalPolicy,
     pub accounts: AccountPolicy,
     /// Uploads (and later replays) live here; the SQLite database too unless `--db` says
     /// otherwise.
@@ -166,6 +178,8 @@ struct RawContest {
     build: RawBuild,
     #[serde(default)]
     ladder: RawLadder,
+    #[serde(default, rename = "final")]
+    final_round: RawFinal,
     #[serde(default)]
     accounts: RawAccounts,
     #[serde(default)]
@@ -200,6 +214,14 @@ struct RawLadder {
     lease_seconds: Option<Spanned<u64>>,
     max_attempts: Option<Spanned<u32>>,
     workers: Option<Spanned<u64>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFinal {
+    hands_per_match: Option<Spanned<u64>>,
+    duplicate: Option<bool>,
+    jobs: Option<Spanned<u64>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -417,6 +439,18 @@ impl Contest {
             ));
         }
 
+        let f = &raw.final_round;
+        let final_round = FinalPolicy {
+            hands_per_match: bounded(
+                &f.hands_per_match,
+                "final.hands_per_match",
+                200,
+                1..=1_000_000,
+            )?,
+            duplicate: f.duplicate.unwrap_or(true),
+            jobs: bounded(&f.jobs, "final.jobs", 1, 1..=256)?,
+        };
+
         let a = &raw.accounts;
         let registration = match (&a.registration, &a.roster) {
             (None, None) => Registration::Open,
@@ -487,6 +521,15 @@ impl Contest {
                 .clone()
                 .unwrap_or_else(|| format!("out/{}", slug(&name))),
         );
+        // Absolute, from the directory the server runs in: bots are started from other
+        // directories (their private ones) with paths into it.
+        let data_dir = std::path::absolute(&data_dir).map_err(|e| {
+            err(
+                None,
+                "storage.data_dir",
+                format!("cannot resolve {}: {e}", data_dir.display()),
+            )
+        })?;
 
         Ok(Contest {
             file: file.to_path_buf(),
@@ -501,6 +544,7 @@ impl Contest {
             uploads,
             build,
             ladder,
+            final_round,
             accounts,
             data_dir,
         })
@@ -543,7 +587,7 @@ mod tests {
         assert!(c.ladder.duplicate);
         assert_eq!(c.ladder.hands_per_match, 100);
         assert_eq!(c.accounts.registration, Registration::Open);
-        assert_eq!(c.data_dir, PathBuf::from("out/c"));
+        assert_eq!(c.data_dir, std::env::current_dir().unwrap().join("out/c"));
         assert_eq!(c.settings, Settings::new(Variant::Classic));
         assert_eq!(c.build.builders, 1);
     }
@@ -658,6 +702,36 @@ mod tests {
         assert_eq!(e.line, Some(5));
         let e = parse("game = \"classic\"\n[ladder]\nmax_attempts = 0\n").unwrap_err();
         assert_eq!(e.field.as_deref(), Some("ladder.max_attempts"));
+    }
+
+    #[test]
+    fn the_final_has_defaults_and_bounds() {
+        let c = parse("game = \"classic\"\n").unwrap();
+        assert_eq!(
+            c.final_round,
+            FinalPolicy {
+                hands_per_match: 200,
+                duplicate: true,
+                jobs: 1
+            }
+        );
+        let c = parse(
+            "game = \"classic\"\n[final]\nhands_per_match = 40\nduplicate = false\njobs = 3\n",
+        )
+        .unwrap();
+        assert_eq!(c.final_round.hands_per_match, 40);
+        assert!(!c.final_round.duplicate);
+        assert_eq!(c.final_round.jobs, 3);
+        let e = parse("game = \"classic\"\n\n[final]\njobs = 0\n").unwrap_err();
+        assert_eq!((e.line, e.field.as_deref()), (Some(4), Some("final.jobs")));
+        let e = parse("game = \"classic\"\n[final]\nhands_per_match = 0\n").unwrap_err();
+        assert_eq!(
+            (e.line, e.field.as_deref()),
+            (Some(3), Some("final.hands_per_match"))
+        );
+        let e = parse("game = \"classic\"\n[final]\nrounds = 2\n").unwrap_err();
+        assert_eq!(e.line, Some(3), "{e}");
+        assert!(e.message.contains("rounds"), "{e}");
     }
 
     #[test]

@@ -36,7 +36,10 @@ pub struct WorkerOptions {
 
 /// Runs workers until SIGINT/SIGTERM: the first lets the matches under way finish and be
 /// stored, a second stops at once (their leases then run out and other workers replay them).
-pub async fn run(options: WorkerOptions) -> anyhow::Result<()> {
+pub async fn run(mut options: WorkerOptions) -> anyhow::Result<()> {
+    // Absolute: bots start in their own directories with paths into this one.
+    options.data = std::path::absolute(&options.data)
+        .with_context(|| format!("cannot resolve {}", options.data.display()))?;
     std::fs::create_dir_all(&options.data)
         .with_context(|| format!("cannot create {}", options.data.display()))?;
     let lock_path = options.data.join("worker.lock");

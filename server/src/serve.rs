@@ -148,6 +148,8 @@ pub async fn serve(options: ServeOptions) -> anyhow::Result<()> {
     let builders = start_builders(&state)?;
     let stop_workers = CancellationToken::new();
     let workers = start_workers(&state, &stop_workers).await?;
+    // A final that a stopped or killed server left running goes on from its results file.
+    state.final_round.resume_if_running().await?;
     let app = web::router(state.clone());
     axum::serve(
         listener,
@@ -160,6 +162,9 @@ pub async fn serve(options: ServeOptions) -> anyhow::Result<()> {
     for task in builders.into_iter().chain(workers) {
         task.abort();
     }
+    // The final's matches are stopped (bots killed), its finished ones kept: the next start
+    // resumes it.
+    state.final_round.shutdown().await;
     state.db.close().await;
     Ok(())
 }

@@ -10,6 +10,7 @@ mod accounts;
 mod artifacts;
 mod bots;
 mod contest;
+mod final_round;
 mod matches;
 mod migrations;
 
@@ -25,6 +26,7 @@ pub use accounts::{ApiTokenInfo, SessionRecord, User};
 pub use artifacts::ArtifactInfo;
 pub use bots::{Bot, BuildClaim, NewVersion, SourceKind, Version};
 pub use contest::ContestRecord;
+pub use final_round::{Entrant, FinalState};
 pub use matches::{Finish, MatchClaim, NewPair, PlayedMatch, SeatOutcome, Standing};
 
 /// What went wrong in storage.

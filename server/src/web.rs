@@ -1,9 +1,11 @@
 //! The HTTP layer: routes, pages, cookies, CSRF, rate limits. It calls [`crate::accounts`],
 //! [`crate::ladder`] and [`crate::storage`] and holds no SQL of its own.
 
+pub mod admin;
 pub mod api;
 pub mod auth;
 pub mod error;
+pub mod final_report;
 pub mod forms;
 pub mod html;
 pub mod leaderboard;
@@ -23,6 +25,7 @@ pub use error::WebError;
 
 use crate::accounts::ratelimit::RateLimiter;
 use crate::config::Contest;
+use crate::ladder::final_round::FinalRound;
 use crate::ladder::submissions::Submissions;
 use crate::storage::Db;
 
@@ -36,6 +39,8 @@ pub struct AppState {
     pub login_limiter: RateLimiter,
     /// Uploads, per address and per account (the hourly cap is in the database).
     pub upload_limiter: RateLimiter,
+    /// The organizer's final round robin (a background task once started).
+    pub final_round: Arc<FinalRound>,
 }
 
 pub type Shared = Arc<AppState>;
@@ -61,12 +66,14 @@ impl AppState {
         login_limiter: RateLimiter,
         upload_limiter: RateLimiter,
     ) -> Shared {
+        let final_round = Arc::new(FinalRound::new(db.clone(), contest.clone()));
         Arc::new(AppState {
             contest,
             db,
             submissions,
             login_limiter,
             upload_limiter,
+            final_round,
         })
     }
 }
@@ -99,6 +106,18 @@ pub fn router(state: Shared) -> Router {
             "/bots/{name}/versions/{number}/files/{*path}",
             get(pages::version_file),
         )
+        .route("/admin", get(admin::page))
+        .route("/admin/freeze", post(admin::freeze))
+        .route("/admin/unfreeze", post(admin::unfreeze))
+        .route("/admin/final", post(admin::start_final))
+        .route("/api/admin/contest", get(admin::api_status))
+        .route("/api/admin/freeze", post(admin::api_freeze))
+        .route("/api/admin/unfreeze", post(admin::api_unfreeze))
+        .route("/api/admin/final", post(admin::api_start_final))
+        .route("/final", get(final_report::redirect))
+        .route("/final/", get(final_report::index))
+        .route("/final/{*path}", get(final_report::file))
+        .route("/api/final", get(final_report::api))
         .route("/tokens", post(pages::create_token))
         .route("/tokens/{id}/revoke", post(pages::revoke_token))
         .route("/assets/common.css", get(common_css))

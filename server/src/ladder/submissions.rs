@@ -41,6 +41,8 @@ pub enum SubmitError {
     TooManyBots(u64),
     #[error("at most {0} uploads per hour; try again later")]
     TooOften(u32),
+    #[error("uploads are frozen: the organizer has closed submissions for the final round robin")]
+    Frozen,
     #[error(transparent)]
     Unpack(#[from] UnpackError),
     #[error(transparent)]
@@ -104,6 +106,9 @@ impl Submissions {
         file_name: &str,
         bytes: Vec<u8>,
     ) -> Result<(Bot, Version), SubmitError> {
+        if self.db.frozen_at().await?.is_some() {
+            return Err(SubmitError::Frozen);
+        }
         if !valid_bot_name(bot_name) {
             return Err(SubmitError::BadBotName);
         }
@@ -152,6 +157,19 @@ impl Submissions {
                 return Err(e);
             }
         };
+        // Again, after unpacking (seconds for a big archive): an upload still unpacking when
+        // the organizer froze is refused rather than slipped in behind the freeze.
+        match self.db.frozen_at().await {
+            Ok(None) => {}
+            Ok(Some(_)) => {
+                let _ = std::fs::remove_dir_all(&done);
+                return Err(SubmitError::Frozen);
+            }
+            Err(e) => {
+                let _ = std::fs::remove_dir_all(&done);
+                return Err(e.into());
+            }
+        }
         let bot = match existing {
             Some(bot) => bot,
             None => match self.create_bot(owner, bot_name).await {

@@ -85,6 +85,15 @@ impl Worker {
             if let Err(e) = self.db.expire_matches(now_ms()).await {
                 tracing::warn!("cannot expire match leases: {e}");
             }
+            // The final round robin has the machine to itself: its bots' time limits are
+            // the contest's, and ladder matches beside it would eat into them.
+            if matches!(
+                self.db.final_state().await,
+                Ok(crate::storage::FinalState::Running)
+            ) {
+                tokio::time::sleep(POLL).await;
+                continue;
+            }
             if let Err(e) = self.schedule().await {
                 tracing::warn!("scheduler: {e:#}");
             }

@@ -90,7 +90,10 @@ impl From<SubmitError> for WebError {
                 StatusCode::UNPROCESSABLE_ENTITY
             }
             SubmitError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            SubmitError::NameTaken(_) | SubmitError::TooManyBots(_) => StatusCode::CONFLICT,
+            // The contest's state refuses it, whoever asks: 409 (documented in the README).
+            SubmitError::NameTaken(_) | SubmitError::TooManyBots(_) | SubmitError::Frozen => {
+                StatusCode::CONFLICT
+            }
             SubmitError::TooOften(_) => StatusCode::TOO_MANY_REQUESTS,
         };
         WebError::new(status, e.to_string())

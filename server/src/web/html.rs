@@ -18,9 +18,14 @@ pub struct Viewer<'a> {
 pub fn page(contest: &str, title: &str, viewer: Option<Viewer<'_>>, body: &str) -> Html<String> {
     let nav = match viewer {
         Some(v) => format!(
-            "<nav><a href=\"/bots\">My bots</a> <span class=\"who\">{}</span> \
+            "<nav>{}<a href=\"/bots\">My bots</a> <span class=\"who\">{}</span> \
              <form method=\"post\" action=\"/logout\" class=\"inline\">{}\
              <button type=\"submit\">Log out</button></form></nav>",
+            if v.user.is_admin {
+                "<a href=\"/admin\">Organizer</a> "
+            } else {
+                ""
+            },
             esc(&v.user.name),
             csrf_field(v.csrf)
         ),

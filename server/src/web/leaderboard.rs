@@ -93,8 +93,9 @@ pub async fn page(
         t.push_str("</table>");
         t
     };
+    let banner = super::final_report::contest_notice(&state).await;
     let body = format!(
-        "<section class=\"panel\"><h2>Leaderboard</h2>{table}\
+        "{banner}<section class=\"panel\"><h2>Leaderboard</h2>{table}\
          <p class=\"muted\">Each game is a duplicate pair: the same deals played twice with \
          the seats swapped, won by the bot with more chips over both. Ratings are Glicko-2; \
          ± 2σ is about a 95% interval and narrows as a bot plays. A new version starts \

@@ -58,8 +58,9 @@ pub async fn home(State(state): State<Shared>, headers: HeaderMap) -> Result<Res
         }
         (None, Registration::Roster(_)) => "<p><a href=\"/login\">Log in</a> with the account your organizer set up for you (your setup link chooses its password).</p>".to_string(),
     };
+    let banner = super::final_report::contest_notice(&state).await;
     let body = format!(
-        "<section class=\"panel\"><h2>The contest</h2>\
+        "{banner}<section class=\"panel\"><h2>The contest</h2>\
          <p>Game: <b>{}</b>, {} seats. Languages: {}.</p>\
          <p>Uploads: one source file or a .zip / .tar.gz archive of at most {}; \
          every decision within {} ms (plus a bank of {} ms).</p>\
@@ -361,7 +362,7 @@ pub async fn setup(
 #[derive(Deserialize)]
 pub struct CsrfForm {
     #[serde(default)]
-    csrf: String,
+    pub csrf: String,
 }
 
 pub async fn logout(
@@ -399,8 +400,10 @@ async fn my_bots_body(
 ) -> Result<String, WebError> {
     let user = session.user();
     let bots = state.db.bots_of(user.id).await?;
+    let frozen = state.db.frozen_at().await?.is_some();
     let mut body = String::new();
     body.push_str(&notice(message));
+    body.push_str(&super::final_report::contest_notice(state).await);
     body.push_str("<section class=\"panel\"><h2>My bots</h2>");
     if bots.is_empty() {
         body.push_str("<p class=\"muted\">No bot yet: upload one below.</p>");
@@ -437,21 +440,27 @@ async fn my_bots_body(
         .iter()
         .map(|b| format!("<option value=\"{}\">", esc(&b.name)))
         .collect();
-    body.push_str(&format!(
-        "<section class=\"panel\"><h2>Upload a version</h2>\
-         <p class=\"muted\">A new bot name creates a bot (at most {} per account); an existing one gets a new version. \
-         One source file, or a .zip / .tar.gz archive, at most {}.</p>\
-         <form method=\"post\" action=\"/bots/upload\" enctype=\"multipart/form-data\" class=\"stack\">{}\
-         <label>Bot name <input name=\"bot\" list=\"my-bots\" required maxlength=\"32\"></label>\
-         <datalist id=\"my-bots\">{datalist}</datalist>\
-         <label>Language <select name=\"language\">{options}</select></label>\
-         <label>File <input type=\"file\" name=\"file\" required></label>\
-         <button type=\"submit\">Upload</button></form></section>",
-        state.submissions.policy().bots_per_user,
-        html::bytes(state.submissions.policy().max_bytes),
-        csrf_field(&session.record.csrf_token)
-    ));
-
+    if frozen {
+        body.push_str(
+            "<section class=\"panel\"><h2>Upload a version</h2>\
+             <p>Uploads are frozen: the organizer has closed submissions for the final round robin.</p></section>",
+        );
+    } else {
+        body.push_str(&format!(
+            "<section class=\"panel\"><h2>Upload a version</h2>\
+             <p class=\"muted\">A new bot name creates a bot (at most {} per account); an existing one gets a new version. \
+             One source file, or a .zip / .tar.gz archive, at most {}.</p>\
+             <form method=\"post\" action=\"/bots/upload\" enctype=\"multipart/form-data\" class=\"stack\">{}\
+             <label>Bot name <input name=\"bot\" list=\"my-bots\" required maxlength=\"32\"></label>\
+             <datalist id=\"my-bots\">{datalist}</datalist>\
+             <label>Language <select name=\"language\">{options}</select></label>\
+             <label>File <input type=\"file\" name=\"file\" required></label>\
+             <button type=\"submit\">Upload</button></form></section>",
+            state.submissions.policy().bots_per_user,
+            html::bytes(state.submissions.policy().max_bytes),
+            csrf_field(&session.record.csrf_token)
+        ));
+    }
     let tokens = state.db.api_tokens_of(user.id).await?;
     body.push_str("<section class=\"panel\"><h2>API tokens</h2>");
     if !tokens.is_empty() {
