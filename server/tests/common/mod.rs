@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod ladder;
+
 use server::storage::{Db, sqlite_url};
 use sqlx::Executor;
 
