@@ -16,6 +16,8 @@
 //   as stored, every seat's three cards are dealt, the steps advance and go back with the
 //   buttons and the keyboard, the chip totals at the end equal the stored result, the faults
 //   are shown, and the bot's stderr is nowhere in the page (the served HTML included);
+// * the forms work from a real browser (its Origin header, the form token): a new account
+//   signs up, uploads a bot, sees its version and file, logs out and logs in again;
 // * no page logs a console error, throws, breaks its CSP or asks another origin for anything.
 //
 // Uses the arena's browser harness (arena/tests/browser/browser.js and its node_modules).
@@ -125,7 +127,7 @@ async function checkLeaderboard(page) {
     assert.ok(m, where + ': rating ± 2σ: ' + rating);
     // Whole numbers on the page; the API's have one decimal.
     assert.ok(Math.abs(Number(m[1]) - want.rating) <= 0.5, where + ': rating ' + m[1] + ' vs ' + want.rating);
-    assert.ok(Math.abs(Number(m[2]) - 2 * want.deviation) <= 0.5, where + ': 2σ ' + m[2] + ' vs ' + want.deviation);
+    assert.ok(Math.abs(Number(m[2]) - 2 * want.deviation) <= 0.5, where + ': 2σ ' + m[2] + ' vs 2 × ' + want.deviation);
     assert.ok(want.deviation < 350, where + ': rated, so the deviation shrank from 350: ' + want.deviation);
     assert.equal(games, String(want.games), where + ': rated pairs');
     assert.ok(want.games > 0, where + ': played');
@@ -286,6 +288,67 @@ async function checkReplay(page, id) {
   console.log('replay of match ' + id + ': ' + m.seats.join(' v ') + ', totals ' + totals.join(' / ') + ', faults ' + faults.join(' / ') + ', no stderr');
 }
 
+// ---------------------------------------------------------------- signing up, in and out
+
+const ACCOUNT = { name: 'erin', password: 'a long enough password' };
+const UPLOAD = '# erin\'s first bot\nimport sys\n';
+
+// Submits the form `form` and waits for the page it leads to.
+async function submit(page, form, pathname) {
+  await page.click(form + ' button[type="submit"]');
+  try {
+    await page.waitForURL((url) => url.pathname === pathname, { timeout: 10000 });
+  } catch (error) {
+    throw new Error('submitting ' + form + ' led to ' + page.url() + ', not ' + pathname + ': ' + (await page.textContent('body')));
+  }
+  await page.waitForLoadState('load');
+}
+
+// The forms as a browser sends them (with its Origin header and the page's form token): a
+// new account signs up, uploads a bot, sees the version and its file, logs out, logs in.
+async function checkAccount(page) {
+  await open(page, base + '/register');
+  await page.fill('form[action="/register"] [name="name"]', ACCOUNT.name);
+  await page.fill('form[action="/register"] [name="display_name"]', 'Erin');
+  await page.fill('form[action="/register"] [name="password"]', ACCOUNT.password);
+  await page.fill('form[action="/register"] [name="confirm"]', ACCOUNT.password);
+  await submit(page, 'form[action="/register"]', '/bots');
+  assert.equal(await heading(page), 'My bots', 'signed up: ' + (await page.textContent('main')));
+  await assertStyled(page, 2);
+  assert.equal((await page.textContent('header .who')).trim(), ACCOUNT.name, 'logged in');
+
+  await page.fill('form[action="/bots/upload"] [name="bot"]', 'erinbot');
+  await page.selectOption('form[action="/bots/upload"] [name="language"]', 'python');
+  await page.setInputFiles('form[action="/bots/upload"] [name="file"]', {
+    name: 'bot.py',
+    mimeType: 'text/x-python',
+    buffer: Buffer.from(UPLOAD),
+  });
+  await submit(page, 'form[action="/bots/upload"]', '/bots/erinbot/versions/1');
+  assert.equal(await heading(page), 'erinbot v1', 'uploaded: ' + (await page.textContent('main')));
+  await assertStyled(page, 2);
+  // No builder runs in this test: the version waits in the queue.
+  assert.equal((await page.textContent('main .state')).trim(), 'uploaded');
+  const file = '/bots/erinbot/versions/1/files/bot.py';
+  const response = await follow(page, 'main a[href="' + file + '"]', file);
+  assert.equal(await response.text(), UPLOAD, 'the uploaded file, as uploaded');
+  assert.match(response.headers()['content-type'], /^text\/plain/, 'an uploaded file is shown as text');
+
+  await open(page, base + '/leaderboard');
+  assert.equal(await page.locator('main table.list tr').count(), expected.bots.length + 1, 'the leaderboard when logged in');
+  await submit(page, 'header form[action="/logout"]', '/');
+  assert.equal(await page.locator('header a[href="/login"]').count(), 1, 'logged out');
+  assert.equal(await page.locator('header .who').count(), 0, 'logged out');
+
+  await open(page, base + '/login');
+  await page.fill('form[action="/login"] [name="name"]', ACCOUNT.name);
+  await page.fill('form[action="/login"] [name="password"]', ACCOUNT.password);
+  await submit(page, 'form[action="/login"]', '/bots');
+  assert.equal((await page.textContent('header .who')).trim(), ACCOUNT.name, 'logged in again');
+  assert.equal(await page.locator('main a[href="/bots/erinbot/versions/1"]').count(), 1, 'the upload is listed');
+  console.log('signed up, uploaded a bot, saw its version and file, logged out and in');
+}
+
 run(
   async (session) => {
     await reportCspViolations(session.context);
@@ -294,6 +357,7 @@ run(
     await checkLeaderboard(page);
     await checkBotPage(page, expected.focus);
     await checkReplay(page, expected.replay);
+    await checkAccount(page);
     await page.close();
   },
   undefined,
