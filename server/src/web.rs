@@ -141,8 +141,8 @@ pub fn router(state: Shared) -> Router {
 }
 
 /// Headers on every answer: no framing (clickjacking), no MIME sniffing (an uploaded file
-/// served as text stays text), no referrer (setup links carry a token), scripts from nowhere
-/// (the pages have none), and nothing private cached.
+/// served as text stays text), no referrer to other sites (setup links carry a token),
+/// scripts from nowhere (the pages have none), and nothing private cached.
 async fn security_headers(request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
     let h = response.headers_mut();
@@ -159,7 +159,9 @@ async fn security_headers(request: Request, next: Next) -> Response {
     }
     set(h, "x-content-type-options", "nosniff");
     set(h, "x-frame-options", "DENY");
-    set(h, "referrer-policy", "no-referrer");
+    // Not `no-referrer`: under it a browser sends `Origin: null` with the site's own form
+    // posts, and `auth::check_origin` refused every login, sign-up and upload.
+    set(h, "referrer-policy", "same-origin");
     if !h.contains_key(header::CACHE_CONTROL) {
         set(h, "cache-control", "no-store");
     }

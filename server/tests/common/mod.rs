@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 pub mod binaries;
+pub mod ladder;
 
 use server::storage::{Db, sqlite_url};
 use sqlx::Executor;
