@@ -275,7 +275,8 @@ impl Worker {
     }
 }
 
-/// A file's bytes, gzip-compressed (a replay shrinks about sevenfold).
+/// A file's bytes, gzip-compressed (a replay shrinks about thirteenfold: 115 KB to 8.6 KB
+/// for 100 hands).
 fn gzip_file(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
     use std::io::Write;
     let text = std::fs::read(path)?;
