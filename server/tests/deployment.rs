@@ -287,20 +287,32 @@ async fn two_workers_on_postgres_play_the_ladder_and_a_killed_one_is_replaced() 
 
     // The ladder plays on the workers: catch w1 in the middle of a match and SIGKILL it.
     let db = t.db.clone();
-    let (victim, attempt) = wait_for(Duration::from_secs(120), "w1 playing a match", || {
-        let db = db.clone();
-        async move {
-            let row = sqlx::query(
-                "SELECT id, attempt FROM matches WHERE state = 'running' AND lease_owner LIKE 'w1:%'",
-            )
-            .fetch_optional(db.pool())
-            .await
-            .unwrap()?;
-            Some((row.get::<i64, _>("id"), row.get::<i64, _>("attempt")))
+    let mut tries = 0;
+    let (victim, attempt) = loop {
+        let (id, attempt) = wait_for(Duration::from_secs(120), "w1 playing a match", || {
+            let db = db.clone();
+            async move {
+                let row = sqlx::query(
+                    "SELECT id, attempt FROM matches \
+                     WHERE state = 'running' AND lease_owner LIKE 'w1:%'",
+                )
+                .fetch_optional(db.pool())
+                .await
+                .unwrap()?;
+                Some((row.get::<i64, _>("id"), row.get::<i64, _>("attempt")))
+            }
+        })
+        .await;
+        w1.kill();
+        let (state, _) = db.match_state(id).await.unwrap().unwrap();
+        if state == "running" {
+            break (id, attempt);
         }
-    })
-    .await;
-    w1.kill();
+        // It finished between the look and the kill: catch the next one with a new w1.
+        tries += 1;
+        assert!(tries < 5, "w1 was never caught in the middle of a match");
+        w1 = start_worker(&t.url, &w1_data, "w1");
+    };
     // Its bots went with it (sandboxed under it, or killed by its guard).
     let w1_path = w1_data.display().to_string();
     wait_for(Duration::from_secs(10), "w1's bots gone", || {
