@@ -109,6 +109,12 @@ pub struct LadderPolicy {
     /// Matches played at once by this server (each a sandboxed match); 0: this server plays
     /// none (another one does, on the same database).
     pub workers: u64,
+    /// Everyone may watch the ladder's replays (else only the owners of the match's bots and
+    /// admins).
+    pub public_replays: bool,
+    /// A ladder replay keeps each decision's stderr lines up to this many bytes per seat
+    /// (shown only to that bot's owner); 0 keeps none (fault tails are kept either way).
+    pub replay_stderr_bytes: u64,
 }
 
 /// The organizer's final round robin (`[final]`): every bot's ready version plays every
@@ -214,6 +220,8 @@ struct RawLadder {
     lease_seconds: Option<Spanned<u64>>,
     max_attempts: Option<Spanned<u32>>,
     workers: Option<Spanned<u64>>,
+    public_replays: Option<bool>,
+    replay_stderr_kb: Option<Spanned<u64>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -424,6 +432,13 @@ impl Contest {
                 bounded(&as_u64, "ladder.max_attempts", 3, 1..=100)? as u32
             },
             workers: bounded(&l.workers, "ladder.workers", 1, 0..=64)?,
+            public_replays: l.public_replays.unwrap_or(true),
+            replay_stderr_bytes: bounded(
+                &l.replay_stderr_kb,
+                "ladder.replay_stderr_kb",
+                64,
+                0..=10_240,
+            )? << 10,
         };
         // A lease shorter than a match's startups would expire during every match and the
         // match would be played again and again.

@@ -13,6 +13,7 @@ mod contest;
 mod final_round;
 mod matches;
 mod migrations;
+mod replays;
 
 use std::path::Path;
 use std::str::FromStr;

@@ -10,6 +10,7 @@ pub mod forms;
 pub mod html;
 pub mod leaderboard;
 pub mod pages;
+pub mod replay;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -94,7 +95,7 @@ pub fn router(state: Shared) -> Router {
         .route("/logout", post(pages::logout))
         .route("/leaderboard", get(leaderboard::page))
         .route("/leaderboard/{bot}", get(leaderboard::bot_page))
-        .route("/matches/{id}/replay", get(leaderboard::replay))
+        .route("/matches/{id}/replay", get(replay::page))
         .route("/api/leaderboard", get(leaderboard::api))
         .route("/bots", get(pages::my_bots))
         .route(

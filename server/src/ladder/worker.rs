@@ -267,7 +267,9 @@ impl Worker {
             transcripts: None,
             live: None,
             transcript_max_bytes: 0,
-            decision_stderr: None,
+            // Kept for the owners (the replay page shows a bot's lines to its owner only).
+            decision_stderr: (self.contest.ladder.replay_stderr_bytes > 0)
+                .then_some(self.contest.ladder.replay_stderr_bytes as usize),
         };
         let result = run_match(&config, cancel).await?;
         let gz = tokio::task::spawn_blocking(move || gzip_file(&replay)).await??;

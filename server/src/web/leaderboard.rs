@@ -7,7 +7,6 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
@@ -180,68 +179,6 @@ pub fn without_stderr(records: &mut [arena::replay::Record]) {
             _ => {}
         }
     }
-}
-
-/// The records of a stored replay (gzip-compressed JSON lines, as the workers store them).
-fn records_of(gz: &[u8]) -> anyhow::Result<Vec<arena::replay::Record>> {
-    use std::io::Read;
-    // Far above any ladder match; stops a damaged row from taking the server's memory.
-    const MAX: u64 = 512 << 20;
-    let mut text = String::new();
-    flate2::read::GzDecoder::new(gz)
-        .take(MAX)
-        .read_to_string(&mut text)?;
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, line)| {
-            serde_json::from_str(line)
-                .map_err(|e| anyhow::anyhow!("replay line {}: not a record: {e}", i + 1))
-        })
-        .collect()
-}
-
-/// A played match's replay page. Its own CSP: the arena's viewer is one page with inline
-/// script and style (no request leaves it: connect, images and frames stay off).
-pub async fn replay(
-    State(state): State<Shared>,
-    Path(id): Path<i64>,
-) -> Result<Response, WebError> {
-    let Some(gz) = state.db.replay_gz(id).await? else {
-        return Err(WebError::not_found());
-    };
-    let page = tokio::task::spawn_blocking(move || -> anyhow::Result<String> {
-        let mut records = records_of(&gz)?;
-        without_stderr(&mut records);
-        arena::html::replay_page(
-            &records,
-            &arena::html::ReplayPageOptions {
-                source: None,
-                back: Some(arena::html::BackLink {
-                    href: "/leaderboard".to_string(),
-                    label: "Leaderboard".to_string(),
-                }),
-            },
-        )
-    })
-    .await
-    .map_err(WebError::internal)?;
-    let page = match page {
-        Ok(p) => p,
-        Err(e) => {
-            tracing::warn!("replay of match {id}: {e:#}");
-            return Err(WebError::not_found());
-        }
-    };
-    let mut response = axum::response::Html(page).into_response();
-    response.headers_mut().insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(
-            "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; \
-             img-src data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
-        ),
-    );
-    Ok(response)
 }
 
 #[cfg(test)]

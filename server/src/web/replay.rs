@@ -1,0 +1,149 @@
+//! A ladder match's replay page (`/matches/ID/replay`): the arena's self-contained viewer.
+//!
+//! The game is public (unless the contest says `[ladder] public_replays = false`: then only
+//! the owners of the match's bots and admins see it); a bot's stderr (a fault's last lines,
+//! each decision's lines) is its owner's alone: a log may hold a strategy. So the page is
+//! cut to its viewer: everyone sees the moves, a logged-in owner also their own bot's lines,
+//! an admin every bot's.
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+
+use super::{Shared, WebError, auth};
+use arena::replay::Record;
+
+/// The viewer's page. Its own CSP: the arena's viewer is one page with inline script and
+/// style (no request leaves it: connect, images and frames stay off).
+pub async fn page(
+    State(state): State<Shared>,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+) -> Result<Response, WebError> {
+    let session = auth::session(&state, &headers).await?;
+    let owners = state.db.match_seat_owners(id).await?;
+    let viewer = session.as_ref().map(|s| s.user());
+    let admin = viewer.is_some_and(|u| u.is_admin);
+    let own_seats: Vec<usize> = owners
+        .iter()
+        .filter(|(_, owner)| viewer.is_some_and(|u| u.id == *owner))
+        .map(|(seat, _)| *seat)
+        .collect();
+    if !state.contest.ladder.public_replays && !admin && own_seats.is_empty() {
+        return Err(WebError::not_found());
+    }
+    let Some(gz) = state.db.replay_gz(id).await? else {
+        return Err(WebError::not_found());
+    };
+    let personal = admin || !own_seats.is_empty();
+    let page = tokio::task::spawn_blocking(move || -> anyhow::Result<String> {
+        let mut records = records_of(&gz)?;
+        keep_stderr_of(&mut records, |seat| admin || own_seats.contains(&seat));
+        arena::html::replay_page(
+            &records,
+            &arena::html::ReplayPageOptions {
+                source: None,
+                back: Some(arena::html::BackLink {
+                    href: "/leaderboard".to_string(),
+                    label: "Leaderboard".to_string(),
+                }),
+            },
+        )
+    })
+    .await
+    .map_err(WebError::internal)?;
+    let page = match page {
+        Ok(p) => p,
+        Err(e) => {
+            tracing::warn!("replay of match {id}: {e:#}");
+            return Err(WebError::not_found());
+        }
+    };
+    let mut response = axum::response::Html(page).into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; \
+             img-src data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+        ),
+    );
+    if personal {
+        // Cut to this viewer: no shared cache may hand it to anyone else.
+        headers.insert(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("private, no-store"),
+        );
+    }
+    Ok(response)
+}
+
+/// Takes the stderr of every seat but those `keep` accepts out of a replay: a fault's last
+/// lines and each decision's lines.
+pub fn keep_stderr_of(records: &mut [Record], keep: impl Fn(usize) -> bool) {
+    for record in records {
+        match record {
+            Record::Fault { seat, stderr, .. } if !keep(*seat) => *stderr = None,
+            Record::Action {
+                seat,
+                stderr_lines,
+                stderr_dropped,
+                ..
+            } if !keep(*seat) => {
+                stderr_lines.clear();
+                *stderr_dropped = 0;
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The records of a stored replay (gzip-compressed JSON lines, as the workers store them).
+fn records_of(gz: &[u8]) -> anyhow::Result<Vec<Record>> {
+    use std::io::Read;
+    // Far above any ladder match; stops a damaged row from taking the server's memory.
+    const MAX: u64 = 512 << 20;
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(gz)
+        .take(MAX)
+        .read_to_string(&mut text)?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, line)| {
+            serde_json::from_str(line)
+                .map_err(|e| anyhow::anyhow!("replay line {}: not a record: {e}", i + 1))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_kept_seats_keep_their_stderr() {
+        let lines = [
+            r#"{"type":"fault","hand":0,"seat":1,"fault":"crashed","detail":"the bot exited","stderr":"Traceback: secret plan"}"#,
+            r#"{"type":"action","hand":0,"seat":0,"kind":"bet","action":"pack","source":"bot","elapsed_ms":3,"bank_ms":10000,"stderr_lines":["thinking: bluff"],"stderr_dropped":2}"#,
+        ];
+        let records = || -> Vec<Record> {
+            lines
+                .iter()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect()
+        };
+        let text = |r: &[Record]| serde_json::to_string(r).unwrap();
+        let mut seat0 = records();
+        keep_stderr_of(&mut seat0, |s| s == 0);
+        assert!(text(&seat0).contains("thinking: bluff"));
+        assert!(!text(&seat0).contains("secret plan"));
+        let mut seat1 = records();
+        keep_stderr_of(&mut seat1, |s| s == 1);
+        assert!(!text(&seat1).contains("thinking: bluff"));
+        assert!(text(&seat1).contains("secret plan"));
+        let mut nobody = records();
+        keep_stderr_of(&mut nobody, |_| false);
+        assert!(!text(&nobody).contains("stderr"), "{}", text(&nobody));
+    }
+}
