@@ -499,9 +499,7 @@ async fn play_pair(db: &Db, a: i64, b: i64, first_seat_chips: &[i64]) {
         ];
         assert_eq!(
             db.finish_match(&claim, "w", None, &seats).await.unwrap(),
-            Finish::Recorded {
-                pair_rated: i == 1
-            }
+            Finish::Recorded { pair_rated: i == 1 }
         );
     }
 }

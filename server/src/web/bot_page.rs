@@ -174,7 +174,7 @@ fn wdl(r: &PairResults) -> String {
 
 fn per_hand(r: &PairResults) -> String {
     r.per_hand()
-        .map(|x| format!("{:+.2}", round2(x)))
+        .map(|x| format!("{x:+.2}"))
         .unwrap_or_else(|| "—".to_string())
 }
 
