@@ -158,7 +158,7 @@ async function checkBotPage(page, bot) {
   assert.equal(await heading(page), bot);
   await assertStyled(page, 2);
   assert.equal(await page.locator('main h3', { hasText: 'Recent matches' }).count(), 1, 'the recent matches');
-  const rows = await page.$$eval('main table.list tr', (trs) =>
+  const rows = await page.$$eval('main table#recent tr', (trs) =>
     trs.slice(1).map((tr) => ({
       cells: [...tr.cells].map((td) => td.textContent.trim()),
       opponent: tr.cells[3].querySelector('a') && tr.cells[3].querySelector('a').getAttribute('href'),
