@@ -4,6 +4,8 @@
 
 mod common;
 
+use std::collections::BTreeMap;
+
 use common::ladder::ladder;
 use server::ladder::worker::Played;
 use server::storage::{Finish, SeatOutcome};
@@ -275,8 +277,10 @@ impl Tally {
     }
 }
 
-type ByVersion = std::collections::BTreeMap<(String, i64), Tally>;
-type ByOpponent = std::collections::BTreeMap<(String, String), Tally>;
+type ByVersion = BTreeMap<(String, i64), Tally>;
+type ByOpponent = BTreeMap<(String, String), Tally>;
+/// A stored seat of a match: bot, version number, chips, the match's hands.
+type StoredSeat = (String, i64, i64, i64);
 
 /// Every pair whose two matches both have stored results, from `match_result_seats` (not
 /// from `rated_at` or the ratings), tallied per bot version and per bot and opponent bot.
@@ -292,11 +296,7 @@ async fn tallies(db: &server::storage::Db) -> (ByVersion, ByOpponent, usize) {
     .fetch_all(db.pool())
     .await
     .unwrap();
-    // pair -> match -> [(bot, version, chips, hands)]
-    let mut pairs: std::collections::BTreeMap<
-        i64,
-        std::collections::BTreeMap<i64, Vec<(String, i64, i64, i64)>>,
-    > = Default::default();
+    let mut pairs: BTreeMap<i64, BTreeMap<i64, Vec<StoredSeat>>> = BTreeMap::new();
     for r in &rows {
         let pair: i64 = r.get("pair_id");
         pairs
@@ -319,7 +319,7 @@ async fn tallies(db: &server::storage::Db) -> (ByVersion, ByOpponent, usize) {
             continue;
         }
         // bot -> (version, chips over both matches, hands)
-        let mut sums: std::collections::BTreeMap<String, (i64, i64, i64)> = Default::default();
+        let mut sums: BTreeMap<String, (i64, i64, i64)> = Default::default();
         for seats in matches.values() {
             assert_eq!(seats.len(), 2);
             for (bot, number, chips, hands) in seats {
