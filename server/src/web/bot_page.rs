@@ -314,3 +314,48 @@ pub async fn page(
     });
     Ok(html::page(&state.contest.name, &bot.name, viewer, &body).into_response())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storage::{CrossRecord, VersionRecord};
+
+    #[test]
+    fn tables_escape_names_and_say_what_is_not_rated() {
+        let record = BotRecord {
+            versions: vec![VersionRecord {
+                id: 1,
+                number: 3,
+                uploaded_at: 0,
+                state: "failed".into(),
+                rating: None,
+                results: PairResults::default(),
+            }],
+            crosstable: vec![CrossRecord {
+                opponent: "<script>x".into(),
+                results: PairResults {
+                    pairs: 2,
+                    won: 1,
+                    drawn: 1,
+                    lost: 0,
+                    chips: 30,
+                    hands: 16,
+                },
+            }],
+        };
+        let versions = versions_table(&record);
+        assert!(
+            versions.contains("<td>not rated yet</td><td>0</td><td>0–0–0</td><td>—</td>"),
+            "{versions}"
+        );
+        let cross = crosstable(&record);
+        assert!(!cross.contains("<script>"), "{cross}");
+        assert!(
+            cross.contains(
+                "<a href=\"/leaderboard/&lt;script&gt;x\">&lt;script&gt;x</a></td><td>2</td>\
+                 <td>1–1–0</td><td>+30</td><td>+1.88</td>"
+            ),
+            "{cross}"
+        );
+    }
+}
