@@ -8,6 +8,7 @@
 
 mod accounts;
 mod artifacts;
+mod bot_stats;
 mod bots;
 mod contest;
 mod final_round;
@@ -25,6 +26,7 @@ use sqlx::{AnyPool, Executor};
 
 pub use accounts::{ApiTokenInfo, SessionRecord, User};
 pub use artifacts::ArtifactInfo;
+pub use bot_stats::{BotRecord, CrossRecord, PairResults, VersionRecord};
 pub use bots::{Bot, BuildClaim, NewVersion, SourceKind, Version};
 pub use contest::ContestRecord;
 pub use final_round::{Entrant, FinalState};

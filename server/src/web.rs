@@ -4,6 +4,7 @@
 pub mod admin;
 pub mod api;
 pub mod auth;
+pub mod bot_page;
 pub mod error;
 pub mod final_report;
 pub mod forms;
@@ -94,9 +95,10 @@ pub fn router(state: Shared) -> Router {
         .route("/setup", post(pages::setup))
         .route("/logout", post(pages::logout))
         .route("/leaderboard", get(leaderboard::page))
-        .route("/leaderboard/{bot}", get(leaderboard::bot_page))
+        .route("/leaderboard/{bot}", get(bot_page::page))
         .route("/matches/{id}/replay", get(replay::page))
         .route("/api/leaderboard", get(leaderboard::api))
+        .route("/api/leaderboard/{bot}", get(bot_page::api))
         .route("/bots", get(pages::my_bots))
         .route(
             "/bots/upload",

@@ -4,6 +4,8 @@
 
 mod common;
 
+use std::collections::BTreeMap;
+
 use common::ladder::ladder;
 use server::ladder::worker::Played;
 use server::storage::{Finish, SeatOutcome};
@@ -246,3 +248,272 @@ on_both!(
         );
     }
 );
+
+/// Rated-pair results as the test computes them from the stored seats.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Tally {
+    pairs: i64,
+    won: i64,
+    drawn: i64,
+    lost: i64,
+    chips: i64,
+    hands: i64,
+}
+
+impl Tally {
+    fn add(&mut self, chips: i64, hands: i64) {
+        self.pairs += 1;
+        match chips.signum() {
+            1 => self.won += 1,
+            0 => self.drawn += 1,
+            _ => self.lost += 1,
+        }
+        self.chips += chips;
+        self.hands += hands;
+    }
+
+    fn per_hand(&self) -> String {
+        format!("{:+.2}", self.chips as f64 / self.hands as f64)
+    }
+}
+
+type ByVersion = BTreeMap<(String, i64), Tally>;
+type ByOpponent = BTreeMap<(String, String), Tally>;
+/// A stored seat of a match: bot, version number, chips, the match's hands.
+type StoredSeat = (String, i64, i64, i64);
+
+/// Every pair whose two matches both have stored results, from `match_result_seats` (not
+/// from `rated_at` or the ratings), tallied per bot version and per bot and opponent bot.
+async fn tallies(db: &server::storage::Db) -> (ByVersion, ByOpponent, usize) {
+    use sqlx::Row;
+    let rows = sqlx::query(
+        "SELECT m.id AS match_id, m.pair_id AS pair_id, m.hands AS hands, b.name AS bot, \
+         v.number AS number, rs.chips AS chips FROM matches m \
+         JOIN match_seats s ON s.match_id = m.id \
+         JOIN bot_versions v ON v.id = s.version_id JOIN bots b ON b.id = v.bot_id \
+         JOIN match_result_seats rs ON rs.match_id = m.id AND rs.seat = s.seat",
+    )
+    .fetch_all(db.pool())
+    .await
+    .unwrap();
+    let mut pairs: BTreeMap<i64, BTreeMap<i64, Vec<StoredSeat>>> = BTreeMap::new();
+    for r in &rows {
+        let pair: i64 = r.get("pair_id");
+        pairs
+            .entry(pair)
+            .or_default()
+            .entry(r.get("match_id"))
+            .or_default()
+            .push((
+                r.get("bot"),
+                r.get("number"),
+                r.get("chips"),
+                r.get("hands"),
+            ));
+    }
+    let (mut by_version, mut by_opponent) = (ByVersion::new(), ByOpponent::new());
+    let mut incomplete = 0;
+    for matches in pairs.values() {
+        if matches.len() != 2 {
+            incomplete += 1;
+            continue;
+        }
+        // bot -> (version, chips over both matches, hands)
+        let mut sums: BTreeMap<String, (i64, i64, i64)> = Default::default();
+        for seats in matches.values() {
+            assert_eq!(seats.len(), 2);
+            for (bot, number, chips, hands) in seats {
+                let e = sums.entry(bot.clone()).or_insert((*number, 0, 0));
+                e.1 += chips;
+                e.2 += hands;
+            }
+        }
+        let bots: Vec<_> = sums.keys().cloned().collect();
+        assert_eq!(bots.len(), 2);
+        for (i, bot) in bots.iter().enumerate() {
+            let (number, chips, hands) = sums[bot];
+            by_version
+                .entry((bot.clone(), number))
+                .or_default()
+                .add(chips, hands);
+            by_opponent
+                .entry((bot.clone(), bots[1 - i].clone()))
+                .or_default()
+                .add(chips, hands);
+        }
+    }
+    (by_version, by_opponent, incomplete)
+}
+
+/// Plays until `n` more matches are recorded, topping the queue up as it goes.
+async fn play(worker: &server::ladder::worker::Worker, n: usize) -> bool {
+    let mut last_rated = false;
+    for _ in 0..n {
+        worker.schedule().await.unwrap();
+        match worker.play_next().await.unwrap() {
+            Played::Match(_, Finish::Recorded { pair_rated }) => last_rated = pair_rated,
+            other => panic!("{other:?}"),
+        }
+    }
+    last_rated
+}
+
+on_both!(bot_pages_show_history_and_crosstable_of_stored_pairs, |t| {
+    let l = ladder(t, 60).await;
+    let worker = l.worker("w1");
+    assert!(play(&worker, 6).await, "three whole pairs");
+    // caller's second version: v1 retires, its matches still count in its history.
+    l.upload_ready(&common::ladder::Entry::single(
+        "alice",
+        "caller",
+        common::ladder::kit("python/minimal_bot.py"),
+    ))
+    .await;
+    assert!(play(&worker, 6).await, "three more whole pairs");
+    // And half a pair: stored, but not rated, so counted nowhere.
+    assert!(!play(&worker, 1).await);
+    let (by_version, by_opponent, incomplete) = tallies(&l.db).await;
+    assert_eq!(incomplete, 1);
+    assert_eq!(by_version.values().map(|t| t.pairs).sum::<i64>(), 12);
+
+    for bot in ["caller", "strong", "random"] {
+        let (status, json) = l.get(&format!("/api/leaderboard/{bot}")).await;
+        assert_eq!(status, 200, "{json}");
+        let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let (_, page) = l.get(&format!("/leaderboard/{bot}")).await;
+        assert_eq!(json["bot"], bot);
+
+        // History: every version, newest first, with its own pairs.
+        let versions = json["versions"].as_array().unwrap();
+        let numbers: Vec<i64> = versions
+            .iter()
+            .map(|v| v["version"].as_i64().unwrap())
+            .collect();
+        let want: Vec<i64> = if bot == "caller" { vec![2, 1] } else { vec![1] };
+        assert_eq!(numbers, want, "{json}");
+        for v in versions {
+            let number = v["version"].as_i64().unwrap();
+            let want = by_version
+                .get(&(bot.to_string(), number))
+                .copied()
+                .unwrap_or_default();
+            let state = if bot == "caller" && number == 1 {
+                "retired"
+            } else {
+                "ready"
+            };
+            assert_eq!(v["state"], state, "{v}");
+            // The rating's games are the rated pairs counted here.
+            assert_eq!(v["games"], want.pairs, "{v}");
+            assert_eq!(v["rating"].is_null(), want.pairs == 0, "{v}");
+            let got = Tally {
+                pairs: want.pairs,
+                won: v["pairs_won"].as_i64().unwrap(),
+                drawn: v["pairs_drawn"].as_i64().unwrap(),
+                lost: v["pairs_lost"].as_i64().unwrap(),
+                chips: v["chips"].as_i64().unwrap(),
+                hands: v["hands"].as_i64().unwrap(),
+            };
+            assert_eq!(got, want, "{bot} v{number}: {v}");
+            assert!(want.pairs > 0, "every version played: {v}");
+            let per_hand = want.chips as f64 / want.hands as f64;
+            assert!(
+                (v["chips_per_hand"].as_f64().unwrap() - per_hand).abs() < 0.006,
+                "{v}"
+            );
+            // The page's row.
+            let row = page
+                .split(&format!("<tr><td>v{number}</td>"))
+                .nth(1)
+                .and_then(|rest| rest.split("</tr>").next())
+                .unwrap_or_else(|| panic!("v{number}: {page}"));
+            assert!(row.contains(&format!(">{state}</td>")), "{row}");
+            assert!(
+                row.ends_with(&format!(
+                    "<td>{}</td><td>{}–{}–{}</td><td>{}</td>",
+                    want.pairs,
+                    want.won,
+                    want.drawn,
+                    want.lost,
+                    want.per_hand()
+                )),
+                "{bot} v{number}: {row}"
+            );
+            assert!(row.contains(" ± "), "{row}");
+        }
+
+        // Crosstable: each opponent, most pairs first, then by name.
+        let mut want: Vec<(String, Tally)> = by_opponent
+            .iter()
+            .filter(|((b, _), _)| b == bot)
+            .map(|((_, o), t)| (o.clone(), *t))
+            .collect();
+        want.sort_by(|a, b| b.1.pairs.cmp(&a.1.pairs).then(a.0.cmp(&b.0)));
+        assert_eq!(want.len(), 2, "{want:?}");
+        let got: Vec<(String, Tally)> = json["crosstable"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                (
+                    c["opponent"].as_str().unwrap().to_string(),
+                    Tally {
+                        pairs: c["pairs"].as_i64().unwrap(),
+                        won: c["won"].as_i64().unwrap(),
+                        drawn: c["drawn"].as_i64().unwrap(),
+                        lost: c["lost"].as_i64().unwrap(),
+                        chips: c["margin"].as_i64().unwrap(),
+                        hands: c["hands"].as_i64().unwrap(),
+                    },
+                )
+            })
+            .collect();
+        assert_eq!(got, want, "{bot}: {json}");
+        let table = page
+            .split("<table class=\"list\" id=\"crosstable\">")
+            .nth(1)
+            .and_then(|rest| rest.split("</table>").next())
+            .unwrap_or_else(|| panic!("{page}"));
+        let rows: Vec<&str> = table.split("<tr>").skip(2).collect();
+        assert_eq!(rows.len(), want.len(), "{table}");
+        for (row, (opponent, t)) in rows.iter().zip(&want) {
+            assert_eq!(
+                *row,
+                format!(
+                    "<td><a href=\"/leaderboard/{opponent}\">{opponent}</a></td><td>{}</td>\
+                     <td>{}–{}–{}</td><td>{:+}</td><td>{}</td></tr>",
+                    t.pairs,
+                    t.won,
+                    t.drawn,
+                    t.lost,
+                    t.chips,
+                    t.per_hand()
+                ),
+                "{bot}"
+            );
+        }
+        // Every column explained, and the recent matches still there with their replays.
+        for words in [
+            "Every version of this bot against every version of each opponent, pooled",
+            "<li>Margin / hand:",
+            "<li>Pairs W–D–L:",
+            "<li>Chips / hand:",
+            "Recent matches",
+        ] {
+            assert!(page.contains(words), "{words}: {page}");
+        }
+        let recent = json["recent_matches"].as_array().unwrap();
+        let played: i64 = by_version
+            .iter()
+            .filter(|((b, _), _)| b == bot)
+            .map(|(_, t)| 2 * t.pairs)
+            .sum();
+        assert!(recent.len() as i64 >= played, "{json}");
+        assert_eq!(page.matches("/replay\"").count(), recent.len(), "{page}");
+        for m in recent {
+            let url = format!("/matches/{}/replay", m["match_id"].as_str().unwrap());
+            assert_eq!(m["replay"], url.as_str(), "{m}");
+        }
+    }
+    assert_eq!(l.get("/api/leaderboard/nobody").await.0, 404);
+});

@@ -463,3 +463,158 @@ async fn postgres_connections_can_require_verified_tls() {
     assert!(Db::open(&public_roots_only).await.is_err());
     t.cleanup().await;
 }
+
+/// The next queued match (the second of a pair may wait for its millisecond).
+async fn claim(db: &Db) -> server::storage::MatchClaim {
+    for _ in 0..100 {
+        if let Some(c) = db.claim_match("w", 60_000).await.unwrap() {
+            return c;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    panic!("nothing to claim");
+}
+
+/// Plays a pair by hand: its two matches in order (seats swapped in the second),
+/// each with the first seat's chips given (the second seat gets the opposite).
+async fn play_pair(db: &Db, a: i64, b: i64, first_seat_chips: &[i64]) {
+    use server::storage::{Finish, NewPair, SeatOutcome};
+    db.schedule_pair(&NewPair {
+        version_a: a,
+        version_b: b,
+        seeds: [11, 11],
+        hands: 4,
+        max_attempts: 3,
+    })
+    .await
+    .unwrap();
+    for (i, &chips) in first_seat_chips.iter().enumerate() {
+        let claim = claim(db).await;
+        let seats = [
+            SeatOutcome { chips, faults: 0 },
+            SeatOutcome {
+                chips: -chips,
+                faults: 0,
+            },
+        ];
+        assert_eq!(
+            db.finish_match(&claim, "w", None, &seats).await.unwrap(),
+            Finish::Recorded { pair_rated: i == 1 }
+        );
+    }
+}
+
+on_both!(bot_records_count_rated_pairs_only, |t| {
+    use server::storage::PairResults;
+    let db = &t.db;
+    let mut ids = Vec::new();
+    for name in ["ann", "ben", "cat", "dan"] {
+        let u = user(db, name).await;
+        let bot = db.create_bot(u.id, &format!("{name}-bot")).await.unwrap();
+        let v = version(db, bot.id).await;
+        sqlx::query("UPDATE bot_versions SET state = 'ready' WHERE id = $1")
+            .bind(v.id)
+            .execute(db.pool())
+            .await
+            .unwrap();
+        ids.push((bot.id, v.id));
+    }
+    let [(ann, a), (ben, b), (_, c), (dan, d)] = ids[..] else {
+        unreachable!()
+    };
+    // ann–ben: +5 then (seats swapped, ben first) ben +5: ann's total 0, a draw.
+    play_pair(db, a, b, &[5, 5]).await;
+    // ann–cat twice: ann +7 then (cat first) cat +3, ann +4, won; cat first: cat +2 then ann
+    // -6, ann -8, lost.
+    play_pair(db, a, c, &[7, 3]).await;
+    play_pair(db, c, a, &[2, -6]).await;
+    // ben–dan: only the first match stored, so the pair is not rated and counts nowhere.
+    db.schedule_pair(&server::storage::NewPair {
+        version_a: b,
+        version_b: d,
+        seeds: [11, 11],
+        hands: 4,
+        max_attempts: 3,
+    })
+    .await
+    .unwrap();
+    let claim = claim(db).await;
+    let outcome = |chips| server::storage::SeatOutcome { chips, faults: 0 };
+    db.finish_match(&claim, "w", None, &[outcome(9), outcome(-9)])
+        .await
+        .unwrap();
+    // A second version of ann's bot that failed to build: listed, never rated.
+    let failed = version(db, ann).await;
+    sqlx::query("UPDATE bot_versions SET state = 'failed' WHERE id = $1")
+        .bind(failed.id)
+        .execute(db.pool())
+        .await
+        .unwrap();
+
+    let record = db.bot_record(ann).await.unwrap();
+    let numbers: Vec<(i64, &str)> = record
+        .versions
+        .iter()
+        .map(|v| (v.number, v.state.as_str()))
+        .collect();
+    assert_eq!(numbers, [(2, "failed"), (1, "ready")]);
+    assert_eq!(record.versions[0].rating, None);
+    assert_eq!(record.versions[0].results, PairResults::default());
+    assert_eq!(record.versions[1].rating.map(|r| r.2), Some(3));
+    assert_eq!(
+        record.versions[1].results,
+        PairResults {
+            pairs: 3,
+            won: 1,
+            drawn: 1,
+            lost: 1,
+            chips: -4,
+            hands: 24
+        }
+    );
+    let cross: Vec<(&str, PairResults)> = record
+        .crosstable
+        .iter()
+        .map(|c| (c.opponent.as_str(), c.results))
+        .collect();
+    assert_eq!(
+        cross,
+        [
+            (
+                "cat-bot",
+                PairResults {
+                    pairs: 2,
+                    won: 1,
+                    drawn: 0,
+                    lost: 1,
+                    chips: -4,
+                    hands: 16
+                }
+            ),
+            (
+                "ben-bot",
+                PairResults {
+                    pairs: 1,
+                    won: 0,
+                    drawn: 1,
+                    lost: 0,
+                    chips: 0,
+                    hands: 8
+                }
+            ),
+        ]
+    );
+    assert_eq!(record.crosstable[0].results.per_hand(), Some(-0.25));
+    // ben: the draw only; the unrated half-pair against dan is nowhere.
+    let record = db.bot_record(ben).await.unwrap();
+    assert_eq!(record.versions[0].results.pairs, 1);
+    assert_eq!(record.versions[0].results.drawn, 1);
+    assert_eq!(record.versions[0].results.chips, 0);
+    assert_eq!(record.crosstable.len(), 1);
+    assert_eq!(record.crosstable[0].opponent, "ann-bot");
+    // dan: a ratings row since its pair was scheduled, but no rated pair: not rated yet.
+    let record = db.bot_record(dan).await.unwrap();
+    assert_eq!(record.versions[0].rating, None);
+    assert_eq!(record.versions[0].results, PairResults::default());
+    assert!(record.crosstable.is_empty());
+});

@@ -1,12 +1,11 @@
 //! The public leaderboard: `/leaderboard` (a page) and `/api/leaderboard` (JSON). Every
 //! bot's ready version, best rating first, with its Glicko-2 rating ± 2 deviations (about a
-//! 95% interval), its rated pairs and when it last played. A bot's page
-//! (`/leaderboard/BOT`) lists its recent matches with links to their replays
-//! (`/matches/ID/replay`, the arena's self-contained replay page). No login needed: only
-//! played matches are shown (an unplayed match's seed stays secret).
+//! 95% interval), its rated pairs and when it last played. A bot's own page is
+//! [`super::bot_page`], a match's replay [`super::replay`]. No login needed: only played matches are shown (an unplayed match's
+//! seed stays secret).
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
@@ -105,59 +104,6 @@ pub async fn page(
         csrf: &s.record.csrf_token,
     });
     Ok(html::page(&state.contest.name, "Leaderboard", viewer, &body).into_response())
-}
-
-/// How many matches a bot's page lists.
-const RECENT: i64 = 50;
-
-pub async fn bot_page(
-    State(state): State<Shared>,
-    Path(name): Path<String>,
-    headers: axum::http::HeaderMap,
-) -> Result<Response, WebError> {
-    let session = auth::session(&state, &headers).await?;
-    let Some(bot) = state.db.bot_by_name(&name).await? else {
-        return Err(WebError::not_found());
-    };
-    let played = state.db.recent_matches(bot.id, RECENT).await?;
-    let list = if played.is_empty() {
-        "<p>No match played yet.</p>".to_string()
-    } else {
-        let mut t = String::from(
-            "<table class=\"list\"><tr><th>Finished</th><th>Version</th><th>Seat</th>\
-             <th>Opponent</th><th>Chips</th><th></th></tr>",
-        );
-        for m in &played {
-            let replay = if m.has_replay {
-                format!("<a href=\"/matches/{}/replay\">replay</a>", m.match_id)
-            } else {
-                String::new()
-            };
-            t.push_str(&format!(
-                "<tr><td>{}</td><td>v{}</td><td>{}</td><td><a href=\"/leaderboard/{}\">{}</a></td>\
-                 <td>{:+} / {:+}</td><td>{replay}</td></tr>",
-                html::time(m.finished_at),
-                m.version,
-                m.seat + 1,
-                esc(&m.opponent),
-                esc(&m.opponent),
-                m.chips,
-                m.opponent_chips,
-            ));
-        }
-        t.push_str("</table>");
-        t
-    };
-    let body = format!(
-        "<section class=\"panel\"><h2>{}</h2><p><a href=\"/leaderboard\">The leaderboard</a></p>\
-         <h3>Recent matches</h3>{list}</section>",
-        esc(&bot.name)
-    );
-    let viewer = session.as_ref().map(|s| html::Viewer {
-        user: s.user(),
-        csrf: &s.record.csrf_token,
-    });
-    Ok(html::page(&state.contest.name, &bot.name, viewer, &body).into_response())
 }
 
 /// Takes every bot's own words out of a replay before it is shown to everyone: a fault's

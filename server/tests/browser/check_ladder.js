@@ -11,7 +11,8 @@
 // * `/leaderboard` shows every bot of `/api/leaderboard`, in its order, with its rank, owner,
 //   version, rating and ± 2 deviations, rated pairs and a last-played time;
 // * a bot's link leads to its page, which lists every match it played with the stored seat,
-//   opponent and chips, and a replay link for each;
+//   opponent and chips, and a replay link for each; its versions and crosstable show what
+//   `/api/leaderboard/BOT` says, and an opponent's link leads to that opponent's page;
 // * that replay link opens the arena's viewer under the replay's own CSP: the seats are named
 //   as stored, every seat's three cards are dealt, the steps advance and go back with the
 //   buttons and the keyboard, the chip totals at the end equal the stored result, the faults
@@ -158,7 +159,7 @@ async function checkBotPage(page, bot) {
   assert.equal(await heading(page), bot);
   await assertStyled(page, 2);
   assert.equal(await page.locator('main h3', { hasText: 'Recent matches' }).count(), 1, 'the recent matches');
-  const rows = await page.$$eval('main table.list tr', (trs) =>
+  const rows = await page.$$eval('main table#recent tr', (trs) =>
     trs.slice(1).map((tr) => ({
       cells: [...tr.cells].map((td) => td.textContent.trim()),
       opponent: tr.cells[3].querySelector('a') && tr.cells[3].querySelector('a').getAttribute('href'),
@@ -184,7 +185,61 @@ async function checkBotPage(page, bot) {
     assert.equal(chips, signed(m.chips[m.seat]) + ' / ' + signed(m.chips[other]), 'match ' + id + ': stored chips');
   }
   assert.equal(seen.size, want.size, 'each match once');
-  console.log(bot + "'s page: " + rows.length + ' matches with replay links');
+  const opponents = await checkRecord(page, bot);
+  console.log(bot + "'s page: " + rows.length + ' matches with replay links, ' + opponents + ' opponents in its crosstable');
+}
+
+// A bot's versions and crosstable as the page shows them, against `/api/leaderboard/BOT`
+// (whose numbers server/tests/ladder.rs checks against the stored results).
+async function checkRecord(page, bot) {
+  const api = await (await fetch(base + '/api/leaderboard/' + bot)).json();
+  assert.equal(api.bot, bot);
+  const table = (id) =>
+    page.$$eval('main table#' + id + ' tr', (trs) =>
+      trs.slice(1).map((tr) => ({
+        cells: [...tr.cells].map((td) => td.textContent.trim()),
+        link: tr.querySelector('a') && tr.querySelector('a').getAttribute('href'),
+      })),
+    );
+  const perHand = (x) => (x === null ? '—' : (x >= 0 ? '+' : '') + x.toFixed(2));
+  const versions = await table('versions');
+  assert.equal(versions.length, api.versions.length, 'one row per version');
+  versions.forEach((row, i) => {
+    const v = api.versions[i];
+    const [version, uploaded, state, rating, games, wdl, chips] = row.cells;
+    assert.equal(version, 'v' + v.version, 'version');
+    assert.match(uploaded, /^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/, 'uploaded');
+    assert.equal(state, v.state, 'v' + v.version + ': state');
+    if (v.rating === null) assert.equal(rating, 'not rated yet');
+    else assert.match(rating, /^-?\d+ ± \d+$/, 'v' + v.version + ': rating');
+    assert.equal(games, String(v.games), 'v' + v.version + ': games');
+    assert.equal(wdl, v.pairs_won + '–' + v.pairs_drawn + '–' + v.pairs_lost, 'v' + v.version + ': W–D–L');
+    // Two decimals on both sides; the page's from the exact ratio, the API's rounded.
+    if (v.chips_per_hand === null) assert.equal(chips, '—');
+    else assert.ok(Math.abs(Number(chips) - v.chips_per_hand) <= 0.011, 'v' + v.version + ': chips per hand ' + chips);
+  });
+  const cross = await table('crosstable');
+  assert.equal(cross.length, api.crosstable.length, 'one row per opponent');
+  assert.ok(cross.length > 0, bot + ' played rated pairs');
+  cross.forEach((row, i) => {
+    const c = api.crosstable[i];
+    const [opponent, pairs, wdl, margin, perHandCell] = row.cells;
+    assert.equal(opponent, c.opponent);
+    assert.equal(row.link, '/leaderboard/' + c.opponent, c.opponent + ': link');
+    assert.equal(pairs, String(c.pairs));
+    assert.equal(wdl, c.won + '–' + c.drawn + '–' + c.lost);
+    assert.equal(margin, (c.margin >= 0 ? '+' : '') + c.margin);
+    assert.ok(Math.abs(Number(perHandCell) - c.margin_per_hand) <= 0.011, c.opponent + ': margin per hand ' + perHandCell + ' vs ' + perHand(c.margin_per_hand));
+    if (i > 0) assert.ok(api.crosstable[i - 1].pairs >= c.pairs, 'most pairs first');
+  });
+  // The crosstable's first link leads to that opponent's page.
+  const first = api.crosstable[0].opponent;
+  await follow(page, 'main table#crosstable a[href="/leaderboard/' + first + '"]', '/leaderboard/' + first);
+  assert.equal(await heading(page), first);
+  await page.goBack();
+  await page.waitForLoadState('load');
+  assert.equal(await heading(page), bot);
+  return cross.length;
 }
 
 // ---------------------------------------------------------------- a replay

@@ -134,6 +134,25 @@ impl Ladder {
         .unwrap()
     }
 
+    /// Uploads a version of `entry`'s bot for its (existing) owner and builds it: ready.
+    pub async fn upload_ready(&self, entry: &Entry) {
+        let user = self.db.user_by_name(entry.owner).await.unwrap().unwrap();
+        let (name, bytes) = entry.upload();
+        self.submissions()
+            .submit(&user, entry.bot, "python", name, bytes)
+            .await
+            .unwrap();
+        let builder = Builder::new(
+            self.db.clone(),
+            self.contest.clone(),
+            Arc::new(Notify::new()),
+        )
+        .unwrap();
+        while let Some((_, state)) = builder.build_next().await.unwrap() {
+            assert_eq!(state, VersionState::Ready);
+        }
+    }
+
     pub fn submissions(&self) -> Submissions {
         Submissions::new(
             self.db.clone(),

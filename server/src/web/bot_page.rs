@@ -1,0 +1,361 @@
+//! A bot's public page, `/leaderboard/BOT`, and the same record as JSON,
+//! `/api/leaderboard/BOT`: its versions (state, rating, results), its results against each
+//! opponent (rated duplicate pairs, every version of both bots pooled), and its recent
+//! matches with links to their replays. No login needed, and nothing private: no build
+//! logs, no sources, no unplayed match.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+use super::html::{self, esc};
+use super::{Shared, WebError, auth};
+use crate::storage::{Bot, BotRecord, PairResults, PlayedMatch};
+
+/// How many matches a bot's page lists.
+const RECENT: i64 = 50;
+
+/// What the page says the crosstable pools, in one sentence (also in the JSON).
+const CROSSTABLE_SCOPE: &str = "Every version of this bot against every version of each \
+     opponent, pooled: a bot's record survives its new uploads (the versions table splits it \
+     by version).";
+
+#[derive(Serialize)]
+struct VersionJson {
+    version: i64,
+    uploaded_at_ms: i64,
+    state: String,
+    /// `None` until the version's first rated pair.
+    rating: Option<f64>,
+    deviation: Option<f64>,
+    low: Option<f64>,
+    high: Option<f64>,
+    games: i64,
+    pairs_won: i64,
+    pairs_drawn: i64,
+    pairs_lost: i64,
+    chips: i64,
+    hands: i64,
+    chips_per_hand: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct CrossJson {
+    opponent: String,
+    pairs: i64,
+    won: i64,
+    drawn: i64,
+    lost: i64,
+    margin: i64,
+    hands: i64,
+    margin_per_hand: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct MatchJson {
+    /// A string: match ids are 63-bit, beyond what a JavaScript number holds exactly.
+    match_id: String,
+    finished_at_ms: i64,
+    version: i64,
+    /// From 1, as on the page.
+    seat: i64,
+    opponent: String,
+    chips: i64,
+    opponent_chips: i64,
+    replay: Option<String>,
+}
+
+fn round1(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
+}
+
+fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+fn versions_json(record: &BotRecord) -> Vec<VersionJson> {
+    record
+        .versions
+        .iter()
+        .map(|v| {
+            let r = v.rating;
+            VersionJson {
+                version: v.number,
+                uploaded_at_ms: v.uploaded_at,
+                state: v.state.clone(),
+                rating: r.map(|(r, _, _)| round1(r)),
+                deviation: r.map(|(_, d, _)| round1(d)),
+                low: r.map(|(r, d, _)| round1(r - 2.0 * d)),
+                high: r.map(|(r, d, _)| round1(r + 2.0 * d)),
+                games: r.map_or(0, |(_, _, g)| g),
+                pairs_won: v.results.won,
+                pairs_drawn: v.results.drawn,
+                pairs_lost: v.results.lost,
+                chips: v.results.chips,
+                hands: v.results.hands,
+                chips_per_hand: v.results.per_hand().map(round2),
+            }
+        })
+        .collect()
+}
+
+fn crosstable_json(record: &BotRecord) -> Vec<CrossJson> {
+    record
+        .crosstable
+        .iter()
+        .map(|c| CrossJson {
+            opponent: c.opponent.clone(),
+            pairs: c.results.pairs,
+            won: c.results.won,
+            drawn: c.results.drawn,
+            lost: c.results.lost,
+            margin: c.results.chips,
+            hands: c.results.hands,
+            margin_per_hand: c.results.per_hand().map(round2),
+        })
+        .collect()
+}
+
+fn replay_url(m: &PlayedMatch) -> Option<String> {
+    m.has_replay
+        .then(|| format!("/matches/{}/replay", m.match_id))
+}
+
+/// The bot named in the path, its owner's name and its record, or 404.
+async fn load(state: &Shared, name: &str) -> Result<(Bot, String, BotRecord), WebError> {
+    let Some(bot) = state.db.bot_by_name(name).await? else {
+        return Err(WebError::not_found());
+    };
+    let owner = state
+        .db
+        .user_by_id(bot.owner_id)
+        .await?
+        .map(|u| u.name)
+        .unwrap_or_default();
+    let record = state.db.bot_record(bot.id).await?;
+    Ok((bot, owner, record))
+}
+
+pub async fn api(
+    State(state): State<Shared>,
+    Path(name): Path<String>,
+) -> Result<Response, WebError> {
+    let (bot, owner, record) = load(&state, &name).await?;
+    let played = state.db.recent_matches(bot.id, RECENT).await?;
+    let recent: Vec<MatchJson> = played
+        .iter()
+        .map(|m| MatchJson {
+            match_id: m.match_id.to_string(),
+            finished_at_ms: m.finished_at,
+            version: m.version,
+            seat: m.seat + 1,
+            opponent: m.opponent.clone(),
+            chips: m.chips,
+            opponent_chips: m.opponent_chips,
+            replay: replay_url(m),
+        })
+        .collect();
+    Ok(Json(serde_json::json!({
+        "bot": bot.name,
+        "owner": owner,
+        "versions": versions_json(&record),
+        "crosstable_scope": CROSSTABLE_SCOPE,
+        "crosstable": crosstable_json(&record),
+        "recent_matches": recent,
+    }))
+    .into_response())
+}
+
+/// Won, drawn and lost as `W–D–L`.
+fn wdl(r: &PairResults) -> String {
+    format!("{}–{}–{}", r.won, r.drawn, r.lost)
+}
+
+fn per_hand(r: &PairResults) -> String {
+    r.per_hand()
+        .map(|x| format!("{x:+.2}"))
+        .unwrap_or_else(|| "—".to_string())
+}
+
+fn versions_table(record: &BotRecord) -> String {
+    // Failed versions are listed (as "failed", nothing more): hiding them would leave gaps
+    // in the version numbers a visitor cannot explain, and their logs stay on the owner's
+    // own pages.
+    let mut t = String::from(
+        "<table class=\"list\" id=\"versions\"><tr><th>Version</th><th>Uploaded</th>\
+         <th>State</th><th>Rating ± 2σ</th><th>Games</th><th>Pairs W–D–L</th>\
+         <th>Chips / hand</th></tr>",
+    );
+    for v in &record.versions {
+        let (rating, games) = match v.rating {
+            Some((r, d, g)) => (format!("{r:.0} ± {:.0}", 2.0 * d), g.to_string()),
+            None => ("not rated yet".to_string(), "0".to_string()),
+        };
+        t.push_str(&format!(
+            "<tr><td>v{}</td><td>{}</td><td class=\"state-{}\">{}</td><td>{rating}</td>\
+             <td>{games}</td><td>{}</td><td>{}</td></tr>",
+            v.number,
+            html::time(v.uploaded_at),
+            esc(&v.state),
+            esc(&v.state),
+            wdl(&v.results),
+            per_hand(&v.results),
+        ));
+    }
+    t.push_str("</table>");
+    t
+}
+
+fn crosstable(record: &BotRecord) -> String {
+    if record.crosstable.is_empty() {
+        return "<p>No rated pair yet.</p>".to_string();
+    }
+    let mut t = String::from(
+        "<table class=\"list\" id=\"crosstable\"><tr><th>Opponent</th><th>Pairs</th>\
+         <th>W–D–L</th><th>Margin</th><th>Margin / hand</th></tr>",
+    );
+    for c in &record.crosstable {
+        t.push_str(&format!(
+            "<tr><td><a href=\"/leaderboard/{}\">{}</a></td><td>{}</td><td>{}</td>\
+             <td>{:+}</td><td>{}</td></tr>",
+            esc(&c.opponent),
+            esc(&c.opponent),
+            c.results.pairs,
+            wdl(&c.results),
+            c.results.chips,
+            per_hand(&c.results),
+        ));
+    }
+    t.push_str("</table>");
+    t
+}
+
+fn recent_table(played: &[PlayedMatch]) -> String {
+    if played.is_empty() {
+        return "<p>No match played yet.</p>".to_string();
+    }
+    let mut t = String::from(
+        "<table class=\"list\" id=\"recent\"><tr><th>Finished</th><th>Version</th><th>Seat</th>\
+         <th>Opponent</th><th>Chips</th><th></th></tr>",
+    );
+    for m in played {
+        let replay = replay_url(m)
+            .map(|url| format!("<a href=\"{url}\">replay</a>"))
+            .unwrap_or_default();
+        t.push_str(&format!(
+            "<tr><td>{}</td><td>v{}</td><td>{}</td><td><a href=\"/leaderboard/{}\">{}</a></td>\
+             <td>{:+} / {:+}</td><td>{replay}</td></tr>",
+            html::time(m.finished_at),
+            m.version,
+            m.seat + 1,
+            esc(&m.opponent),
+            esc(&m.opponent),
+            m.chips,
+            m.opponent_chips,
+        ));
+    }
+    t.push_str("</table>");
+    t
+}
+
+pub async fn page(
+    State(state): State<Shared>,
+    Path(name): Path<String>,
+    headers: axum::http::HeaderMap,
+) -> Result<Response, WebError> {
+    let session = auth::session(&state, &headers).await?;
+    let (bot, owner, record) = load(&state, &name).await?;
+    let played = state.db.recent_matches(bot.id, RECENT).await?;
+    let name = esc(&bot.name);
+    let body = format!(
+        "<section class=\"panel\"><h2>{name}</h2>\
+         <p>By {owner} · <a href=\"/leaderboard\">The leaderboard</a> · \
+         <a href=\"/api/leaderboard/{name}\">as JSON</a></p>\
+         <p class=\"muted\">Only rated duplicate pairs count below: the same deals played \
+         twice with the seats swapped, won by the bot with more chips over both matches, \
+         as the rating scores them (a pair whose second match is not stored yet waits).</p>\
+         <h3>Versions</h3>{versions}\
+         <ul class=\"muted\">\
+         <li>Version: the upload's number, newest first.</li>\
+         <li>Uploaded: when it was uploaded.</li>\
+         <li>State: ready plays on the ladder, retired was replaced by a newer ready \
+         version, failed did not build or pass the checks, uploaded and building wait for \
+         the builder.</li>\
+         <li>Rating ± 2σ: the version's Glicko-2 rating and about a 95% interval (each \
+         version starts afresh).</li>\
+         <li>Games: the version's rated pairs.</li>\
+         <li>Pairs W–D–L: its pairs won, drawn and lost.</li>\
+         <li>Chips / hand: its net chips over those pairs' matches divided by their \
+         hands.</li></ul>\
+         <h3>Against each opponent</h3><p>{scope}</p>{cross}\
+         <ul class=\"muted\">\
+         <li>Opponent: the other bot, linking to its page.</li>\
+         <li>Pairs: rated duplicate pairs played against it.</li>\
+         <li>W–D–L: those pairs won, drawn and lost.</li>\
+         <li>Margin: this bot's net chips over their matches (what the opponent lost).</li>\
+         <li>Margin / hand: that margin divided by the hands played.</li></ul>\
+         <h3>Recent matches</h3>{recent}\
+         <ul class=\"muted\">\
+         <li>Finished: when the match's result was stored; newest first, at most {RECENT}.</li>\
+         <li>Version and Seat: this bot's version and seat (from 1).</li>\
+         <li>Opponent: the other bot.</li>\
+         <li>Chips: this bot's net chips / the opponent's.</li>\
+         <li>The last column opens the match in the replay viewer.</li></ul></section>",
+        owner = esc(&owner),
+        versions = versions_table(&record),
+        scope = esc(CROSSTABLE_SCOPE),
+        cross = crosstable(&record),
+        recent = recent_table(&played),
+    );
+    let viewer = session.as_ref().map(|s| html::Viewer {
+        user: s.user(),
+        csrf: &s.record.csrf_token,
+    });
+    Ok(html::page(&state.contest.name, &bot.name, viewer, &body).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storage::{CrossRecord, VersionRecord};
+
+    #[test]
+    fn tables_escape_names_and_say_what_is_not_rated() {
+        let record = BotRecord {
+            versions: vec![VersionRecord {
+                id: 1,
+                number: 3,
+                uploaded_at: 0,
+                state: "failed".into(),
+                rating: None,
+                results: PairResults::default(),
+            }],
+            crosstable: vec![CrossRecord {
+                opponent: "<script>x".into(),
+                results: PairResults {
+                    pairs: 2,
+                    won: 1,
+                    drawn: 1,
+                    lost: 0,
+                    chips: 30,
+                    hands: 16,
+                },
+            }],
+        };
+        let versions = versions_table(&record);
+        assert!(
+            versions.contains("<td>not rated yet</td><td>0</td><td>0–0–0</td><td>—</td>"),
+            "{versions}"
+        );
+        let cross = crosstable(&record);
+        assert!(!cross.contains("<script>"), "{cross}");
+        assert!(
+            cross.contains(
+                "<a href=\"/leaderboard/&lt;script&gt;x\">&lt;script&gt;x</a></td><td>2</td>\
+                 <td>1–1–0</td><td>+30</td><td>+1.88</td>"
+            ),
+            "{cross}"
+        );
+    }
+}
