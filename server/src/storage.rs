@@ -21,8 +21,8 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor};
 
 pub use accounts::{ApiTokenInfo, SessionRecord, User};
-pub use contest::ContestRecord;
 pub use bots::{Bot, BuildClaim, NewVersion, SourceKind, Version};
+pub use contest::ContestRecord;
 pub use matches::{Finish, MatchClaim, NewPair, PlayedMatch, SeatOutcome, Standing};
 
 /// What went wrong in storage.

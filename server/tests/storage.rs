@@ -413,14 +413,18 @@ on_both!(the_contest_file_is_recorded_for_workers, |t| {
     let db = &t.db;
     assert_eq!(db.contest_record().await.unwrap(), None);
     assert_eq!(db.contest_updated_at().await.unwrap(), None);
-    db.record_contest("game = \"classic\"\n", "c.toml").await.unwrap();
+    db.record_contest("game = \"classic\"\n", "c.toml")
+        .await
+        .unwrap();
     let first = db.contest_record().await.unwrap().unwrap();
     assert_eq!(first.toml, "game = \"classic\"\n");
     assert_eq!(first.file, "c.toml");
     assert_eq!(first.frozen_at, None);
     assert_eq!(first.final_state, "none");
     // A restarted server with a changed file replaces the row (one row, id 1).
-    db.record_contest("game = \"555\"\n", "d.toml").await.unwrap();
+    db.record_contest("game = \"555\"\n", "d.toml")
+        .await
+        .unwrap();
     let second = db.contest_record().await.unwrap().unwrap();
     assert_eq!(second.toml, "game = \"555\"\n");
     assert_eq!(second.file, "d.toml");
