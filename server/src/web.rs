@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod auth;
+pub mod board;
 pub mod error;
 pub mod forms;
 pub mod html;
@@ -36,6 +37,8 @@ pub struct AppState {
     pub login_limiter: RateLimiter,
     /// Uploads, per address and per account (the hourly cap is in the database).
     pub upload_limiter: RateLimiter,
+    /// The leaderboard, made at most once a second for every reader.
+    pub board: board::BoardCache,
 }
 
 pub type Shared = Arc<AppState>;
@@ -67,6 +70,7 @@ impl AppState {
             submissions,
             login_limiter,
             upload_limiter,
+            board: board::BoardCache::new(board::MAX_AGE),
         })
     }
 }

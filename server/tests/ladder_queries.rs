@@ -1,6 +1,7 @@
 //! The scheduler's view of the ladder (`ladder_candidates`) and a bot's recent matches
 //! (`recent_matches`), on hand-made pairs: what each must return, now that both avoid reading
-//! the ladder's whole history (BENCHMARKS.md, section 10).
+//! the ladder's whole history; and the leaderboard shared by readers for a second
+//! (BENCHMARKS.md, section 10).
 
 mod common;
 
@@ -186,3 +187,29 @@ on_both!(a_bots_recent_matches_are_its_own_newest_first, |t| {
     assert_eq!(newest[0].match_id, ids[1]);
     assert!(db.recent_matches(gamma, 50).await.unwrap().is_empty());
 });
+
+on_both!(
+    the_leaderboard_is_made_again_only_once_it_is_older_than_its_age,
+    |t| {
+        use server::web::board::BoardCache;
+        use std::time::Duration;
+        let db = &t.db;
+        ready_bot(db, "alpha").await;
+        let kept = BoardCache::new(Duration::from_secs(3600));
+        let fresh = BoardCache::new(Duration::ZERO);
+        let first = kept.get(db).await.unwrap();
+        assert!(first.table.contains("alpha"), "{}", first.table);
+        assert!(fresh.get(db).await.unwrap().table.contains("alpha"));
+        ready_bot(db, "beta").await;
+        // Within its age: the same board, without the new bot.
+        let again = kept.get(db).await.unwrap();
+        assert!(std::sync::Arc::ptr_eq(&first, &again));
+        assert!(!again.table.contains("beta"));
+        // Past it: made again.
+        let now = fresh.get(db).await.unwrap();
+        assert!(now.table.contains("beta"), "{}", now.table);
+        let json: serde_json::Value = serde_json::from_slice(&now.json).unwrap();
+        assert_eq!(json["leaderboard"].as_array().unwrap().len(), 2, "{json}");
+        assert_eq!(json["leaderboard"][0]["rank"], 1);
+    }
+);

@@ -114,7 +114,8 @@ async fn http_alone(backend: &'static str, n: usize) {
     let dir = super::common::temp_dir("ladder-load-up-");
     let contest = super::common::contest(
         dir.path(),
-        "[ladder]\nworkers = 0\n[build]\nbuilders = 0\n[uploads]\nbots_per_user = 3\n",
+        // No builder is started: the uploads wait, as they would behind busy builders.
+        "[ladder]\nworkers = 0\n",
     );
     let tokens = accounts(&database.db, n).await;
     let (address, server) = site::serve(site::state(contest, database.db.clone(), true)).await;
