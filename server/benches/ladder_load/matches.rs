@@ -6,7 +6,10 @@
 //! loops as `Worker::run` does (expire leases, top the queue up, play the next match), with
 //! the database on the side; the tournament writes its replays, results and standings as it
 //! always does. Interleaved `LOAD_REPEATS` times; rates and the ratio per repeat.
-//! `LOAD_KITS`: `python` (random vs minimal), `c` (starter vs example bot), or both.
+//! `LOAD_KITS`: `python` (random vs minimal, the default), `c` (starter vs example bot), or
+//! `python,c`. Each repeat runs the tournament, then the worker as `arena-server` runs it (a
+//! task on the multi-threaded runtime), then the same worker on a thread of its own with a
+//! current-thread runtime, as the arena's job slots run matches.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -39,6 +42,44 @@ async fn play_one(worker: &Worker, db: &Db) {
         Played::Match(_, Finish::Recorded { .. }) => {}
         other => panic!("the worker did not record a match: {other:?}"),
     }
+}
+
+/// CPU seconds used so far by this process and its waited-for children (the bots a worker
+/// started, an arena and its bots), from `/proc/self/stat`.
+fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return f64::NAN;
+    };
+    // After the command name (in parentheses, may hold spaces): utime, stime, cutime and
+    // cstime are fields 14 to 17 of the line, 12 to 15 after the name.
+    let Some(rest) = stat.rfind(')').map(|i| &stat[i + 2..]) else {
+        return f64::NAN;
+    };
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = (11..15)
+        .filter_map(|i| fields.get(i).and_then(|f| f.parse::<f64>().ok()))
+        .sum();
+    ticks / 100.0 // USER_HZ
+}
+
+/// `matches` turns of one worker on a thread of its own with a current-thread runtime (as
+/// the arena's job slots run matches); the wall time in seconds.
+fn play_on_own_thread(worker: Arc<Worker>, db: Db, matches: u64) -> f64 {
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        let t = Instant::now();
+        runtime.block_on(async {
+            for _ in 0..matches {
+                play_one(&worker, &db).await;
+            }
+        });
+        t.elapsed().as_secs_f64()
+    })
+    .join()
+    .expect("the worker thread")
 }
 
 /// The two bots of a kit: (owner, bot, language, file name, upload).
@@ -180,9 +221,15 @@ fn tournament_file(
 pub async fn run() {
     let hands = env_or("LOAD_HANDS", 100);
     let matches = env_or("LOAD_MATCHES", 40).max(2) / 2 * 2;
-    let repeats = env_or("LOAD_REPEATS", 2) as usize;
-    let kits = std::env::var("LOAD_KITS").unwrap_or_else(|_| "python,c".into());
+    let repeats = env_or("LOAD_REPEATS", 3) as usize;
+    let kits = std::env::var("LOAD_KITS").unwrap_or_else(|_| "python".into());
     let arena = arena_binary();
+    // As the arena does at start: orphaned descendants of bots (a sandbox's inner process
+    // when its bot is killed) are reaped by this process, so their CPU time is counted here
+    // as it is in the arena's. (`arena-server` does not do this yet.)
+    if let Err(e) = arena::bot::set_child_subreaper() {
+        eprintln!("cannot become a child subreaper ({e}): the CPU columns miss some bot time");
+    }
     for kit in kits.split(',').map(str::trim).filter(|k| !k.is_empty()) {
         header(&format!(
             "matches: one worker vs arena tournament --jobs 1, {kit} bots, {matches} matches of {hands} hands, sandbox {}",
@@ -196,43 +243,68 @@ pub async fn run() {
         );
         let bots = ready_bots(&database.db, &contest, kit).await;
         let file = tournament_file(dir.path(), &bots, hands, matches);
-        let worker = new_worker(&database.db, &contest);
+        let worker = Arc::new(new_worker(&database.db, &contest));
         println!(
-            "{:<7} {:>9} {:>12} {:>9} {:>12} {:>16}",
-            "repeat", "worker s", "worker m/min", "arena s", "arena m/min", "worker / arena"
+            "{:<7} {:>9} {:>9} {:>9} {:>10} {:>10} {:>10} {:>9} {:>9} {:>9}",
+            "repeat",
+            "arena s",
+            "worker s",
+            "own thr s",
+            "arena m/m",
+            "worker m/m",
+            "own thr m/m",
+            "arena cpu",
+            "wrk cpu",
+            "own cpu"
         );
         let mut ratios = Vec::new();
+        let mut own_ratios = Vec::new();
+        let mut cpu_ratios = Vec::new();
         for r in 0..repeats {
-            let t = Instant::now();
-            for _ in 0..matches {
-                play_one(&worker, &database.db).await;
-            }
-            let worker_s = t.elapsed().as_secs_f64();
             let out = dir.path().join(format!("out{r}"));
-            let t = Instant::now();
+            let (t, c) = (Instant::now(), cpu_seconds());
             let status = tokio::process::Command::new(&arena)
                 .arg("tournament")
                 .arg(&file)
                 .arg("--out")
                 .arg(&out)
                 .args(["--jobs", "1", "-q"])
+                .stdout(std::process::Stdio::null())
                 .status()
                 .await
                 .expect("the arena runs");
-            let arena_s = t.elapsed().as_secs_f64();
+            let (arena_s, arena_cpu) = (t.elapsed().as_secs_f64(), cpu_seconds() - c);
             assert!(status.success(), "arena tournament failed");
             let _ = std::fs::remove_dir_all(&out);
-            let (wr, ar) = (
-                matches as f64 * 60.0 / worker_s,
-                matches as f64 * 60.0 / arena_s,
-            );
-            ratios.push(wr / ar);
+            // As `arena-server` runs its workers: a task on the multi-threaded runtime.
+            let (t, c) = (Instant::now(), cpu_seconds());
+            for _ in 0..matches {
+                play_one(&worker, &database.db).await;
+            }
+            let (worker_s, worker_cpu) = (t.elapsed().as_secs_f64(), cpu_seconds() - c);
+            let c = cpu_seconds();
+            let own_s = tokio::task::block_in_place(|| {
+                play_on_own_thread(worker.clone(), database.db.clone(), matches)
+            });
+            let own_cpu = cpu_seconds() - c;
+            let rate = |s: f64| matches as f64 * 60.0 / s;
+            ratios.push(arena_s / worker_s);
+            own_ratios.push(arena_s / own_s);
+            cpu_ratios.push(worker_cpu / arena_cpu);
             println!(
-                "{r:<7} {worker_s:>9.2} {wr:>12.1} {arena_s:>9.2} {ar:>12.1} {:>15.3}x",
-                wr / ar
+                "{r:<7} {arena_s:>9.2} {worker_s:>9.2} {own_s:>9.2} {:>10.1} {:>10.1} {:>10.1} {arena_cpu:>9.2} {worker_cpu:>9.2} {own_cpu:>9.2}",
+                rate(arena_s),
+                rate(worker_s),
+                rate(own_s),
             );
         }
-        println!("median worker / arena rate: {:.3}x", median(&mut ratios));
+        println!(
+            "worker / arena rate, medians of the repeats: as the server runs it {:.3}x, on its own \
+             thread {:.3}x; worker / arena CPU {:.3}x",
+            median(&mut ratios),
+            median(&mut own_ratios),
+            median(&mut cpu_ratios)
+        );
         database.close().await;
     }
 }

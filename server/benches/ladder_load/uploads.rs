@@ -178,8 +178,8 @@ async fn pipeline(backend: &'static str, builders: u64, n: usize) {
 }
 
 pub async fn run() {
-    let http_n = env_or("LOAD_HTTP_UPLOADS", 60) as usize;
-    let n = env_or("LOAD_UPLOADS", 10) as usize;
+    let http_n = env_or("LOAD_HTTP_UPLOADS", 300) as usize;
+    let n = env_or("LOAD_UPLOADS", 30) as usize;
     for backend in super::seed::backends() {
         header(&format!(
             "uploads of the Python starter kit through the API, {backend}, sandbox {}",
