@@ -13,6 +13,7 @@ use crate::config::Contest;
 use crate::ladder::build::Builder;
 use crate::ladder::submissions::Submissions;
 use crate::ladder::worker::Worker;
+use crate::ladder::worker_thread::WorkerThread;
 use crate::storage::{Db, now_ms, sqlite_url};
 use crate::web::{self, AppState, Shared};
 
@@ -155,8 +156,11 @@ pub async fn serve(options: ServeOptions) -> anyhow::Result<()> {
     .await?;
     // A build cut short here keeps its lease until it expires, then is built again.
     // Likewise a match cut short: its lease expires and another worker plays it again.
-    for task in builders.into_iter().chain(workers) {
+    for task in builders {
         task.abort();
+    }
+    for worker in workers {
+        let _ = tokio::task::spawn_blocking(move || worker.stop()).await;
     }
     state.db.close().await;
     Ok(())
@@ -183,9 +187,9 @@ pub fn start_builders(state: &Shared) -> anyhow::Result<Vec<tokio::task::JoinHan
         .collect())
 }
 
-/// Starts the contest's `[ladder] workers` match workers in this process (their bots run in
-/// sandboxed child processes).
-pub fn start_workers(state: &Shared) -> anyhow::Result<Vec<tokio::task::JoinHandle<()>>> {
+/// Starts the contest's `[ladder] workers` match workers in this process, each on a thread
+/// of its own (their bots run in sandboxed child processes).
+pub fn start_workers(state: &Shared) -> anyhow::Result<Vec<WorkerThread>> {
     // Scratch of matches cut short by a killed server (their leases expire; they are played
     // again from the start).
     let scratch = state.contest.data_dir.join("matches");
@@ -215,7 +219,8 @@ pub fn start_workers(state: &Shared) -> anyhow::Result<Vec<tokio::task::JoinHand
                     state.contest.data_dir.display()
                 )
             })?;
-            Ok(tokio::spawn(Arc::new(worker).run()))
+            WorkerThread::spawn(Arc::new(worker), format!("worker-{i}"))
+                .context("cannot start a worker thread")
         })
         .collect()
 }

@@ -7,8 +7,9 @@
 //! the database on the side; the tournament writes its replays, results and standings as it
 //! always does. Interleaved `LOAD_REPEATS` times; rates and the ratio per repeat.
 //! `LOAD_KITS`: `python` (random vs minimal, the default), `c` (starter vs example bot), or
-//! `python,c`. Each repeat runs the tournament, then the worker as `arena-server` runs it (a
-//! task on the multi-threaded runtime), then the same worker on a thread of its own with a
+//! `python,c`. Each repeat runs the tournament, then the worker as a task on the
+//! multi-threaded runtime (how `arena-server` ran workers before), then the same worker as
+//! `arena-server` runs it now: `Worker::run` on a `WorkerThread`, a thread of its own with a
 //! current-thread runtime, as the arena's job slots run matches.
 
 use std::path::{Path, PathBuf};
@@ -20,6 +21,7 @@ use server::config::Contest;
 use server::ladder::build::{Builder, run_command};
 use server::ladder::submissions::Submissions;
 use server::ladder::worker::{Played, Worker};
+use server::ladder::worker_thread::WorkerThread;
 use server::storage::{Db, Finish};
 use tokio::sync::Notify;
 
@@ -62,24 +64,29 @@ fn cpu_seconds() -> f64 {
     ticks / 100.0 // USER_HZ
 }
 
-/// `matches` turns of one worker on a thread of its own with a current-thread runtime (as
-/// the arena's job slots run matches); the wall time in seconds.
-fn play_on_own_thread(worker: Arc<Worker>, db: Db, matches: u64) -> f64 {
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("a runtime");
-        let t = Instant::now();
-        runtime.block_on(async {
-            for _ in 0..matches {
-                play_one(&worker, &db).await;
-            }
-        });
-        t.elapsed().as_secs_f64()
-    })
-    .join()
-    .expect("the worker thread")
+/// Matches stored so far.
+async fn done(db: &Db) -> i64 {
+    use sqlx::Row;
+    sqlx::query("SELECT COUNT(*) AS n FROM matches WHERE state = 'done'")
+        .fetch_one(db.pool())
+        .await
+        .expect("a count")
+        .get("n")
+}
+
+/// `matches` matches played by the worker as `arena-server` now runs it
+/// (`serve::start_workers`: `Worker::run` on a [`WorkerThread`]), timed from its start to the
+/// last one stored; the wall time in seconds. The match it starts after those is cut short.
+async fn play_on_worker_thread(worker: Arc<Worker>, db: &Db, matches: u64) -> f64 {
+    let before = done(db).await;
+    let t = Instant::now();
+    let thread = WorkerThread::spawn(worker, "bench-worker".into()).expect("a worker thread");
+    while done(db).await < before + matches as i64 {
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    let wall = t.elapsed().as_secs_f64();
+    tokio::task::block_in_place(|| thread.stop());
+    wall
 }
 
 /// The two bots of a kit: (owner, bot, language, file name, upload).
@@ -248,18 +255,19 @@ pub async fn run() {
             "{:<7} {:>9} {:>9} {:>9} {:>10} {:>10} {:>10} {:>9} {:>9} {:>9}",
             "repeat",
             "arena s",
-            "worker s",
-            "own thr s",
+            "task s",
+            "thread s",
             "arena m/m",
-            "worker m/m",
-            "own thr m/m",
+            "task m/m",
+            "thread m/m",
             "arena cpu",
-            "wrk cpu",
-            "own cpu"
+            "task cpu",
+            "thr cpu"
         );
         let mut ratios = Vec::new();
         let mut own_ratios = Vec::new();
         let mut cpu_ratios = Vec::new();
+        let mut own_cpu_ratios = Vec::new();
         for r in 0..repeats {
             let out = dir.path().join(format!("out{r}"));
             let (t, c) = (Instant::now(), cpu_seconds());
@@ -276,21 +284,20 @@ pub async fn run() {
             let (arena_s, arena_cpu) = (t.elapsed().as_secs_f64(), cpu_seconds() - c);
             assert!(status.success(), "arena tournament failed");
             let _ = std::fs::remove_dir_all(&out);
-            // As `arena-server` runs its workers: a task on the multi-threaded runtime.
+            // As `arena-server` ran its workers before: a task on the multi-threaded runtime.
             let (t, c) = (Instant::now(), cpu_seconds());
             for _ in 0..matches {
                 play_one(&worker, &database.db).await;
             }
             let (worker_s, worker_cpu) = (t.elapsed().as_secs_f64(), cpu_seconds() - c);
             let c = cpu_seconds();
-            let own_s = tokio::task::block_in_place(|| {
-                play_on_own_thread(worker.clone(), database.db.clone(), matches)
-            });
+            let own_s = play_on_worker_thread(worker.clone(), &database.db, matches).await;
             let own_cpu = cpu_seconds() - c;
             let rate = |s: f64| matches as f64 * 60.0 / s;
             ratios.push(arena_s / worker_s);
             own_ratios.push(arena_s / own_s);
             cpu_ratios.push(worker_cpu / arena_cpu);
+            own_cpu_ratios.push(own_cpu / arena_cpu);
             println!(
                 "{r:<7} {arena_s:>9.2} {worker_s:>9.2} {own_s:>9.2} {:>10.1} {:>10.1} {:>10.1} {arena_cpu:>9.2} {worker_cpu:>9.2} {own_cpu:>9.2}",
                 rate(arena_s),
@@ -299,11 +306,12 @@ pub async fn run() {
             );
         }
         println!(
-            "worker / arena rate, medians of the repeats: as the server runs it {:.3}x, on its own \
-             thread {:.3}x; worker / arena CPU {:.3}x",
+            "worker / arena, medians of the repeats: rate as a task {:.3}x, on its thread \
+             (arena-server) {:.3}x; CPU as a task {:.3}x, on its thread {:.3}x",
             median(&mut ratios),
             median(&mut own_ratios),
-            median(&mut cpu_ratios)
+            median(&mut cpu_ratios),
+            median(&mut own_cpu_ratios)
         );
         database.close().await;
     }
