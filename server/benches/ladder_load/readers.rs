@@ -125,10 +125,10 @@ pub async fn run() {
         let (address, server) = site::serve(state).await;
         // Sizes, for the record.
         let mut client = Client::connect(address).await.expect("connect");
-        for kind in 0..3 {
+        for (kind, name) in KINDS.iter().enumerate() {
             let answer = client.get(&path_of(kind, 1)).await.expect("a page");
             assert_eq!(answer.status, 200, "{}", path_of(kind, 1));
-            println!("{:<18} {:>8} bytes", KINDS[kind], answer.body.len());
+            println!("{name:<18} {:>8} bytes", answer.body.len());
         }
         drop(client);
         println!(

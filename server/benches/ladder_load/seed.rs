@@ -179,7 +179,7 @@ pub async fn seed(db: &Db, bots: usize, pairs_per_bot: usize) -> Seeded {
             bot_name(i),
             now - 30 * day
         ));
-        let has_old = i % 3 == 0;
+        let has_old = i.is_multiple_of(3);
         if has_old {
             versions.push(format!(
                 "({}, {}, 1, 'python', 'retired', 'zip', 'bot.zip', 4000, 30000, 2, 'x', {}, {})",
@@ -217,7 +217,7 @@ pub async fn seed(db: &Db, bots: usize, pairs_per_bot: usize) -> Seeded {
     for p in 0..total_pairs {
         let a = p % bots;
         let b = (a + 1 + rng.below(bots - 1)) % bots;
-        let old = a % 3 == 0 && rng.below(5) == 0;
+        let old = a.is_multiple_of(3) && rng.below(5) == 0;
         let (va, vb) = (
             if old {
                 old_version_id(a)
