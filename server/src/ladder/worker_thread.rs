@@ -1,8 +1,9 @@
 //! A match worker on an OS thread of its own, with a current-thread runtime: a bot's answer
 //! wakes the very thread that waits for it, as in the arena's job slots
 //! (`arena/src/tournament/slots.rs`). As a task on the server's multi-threaded runtime, one
-//! worker used ~25 % more CPU than `arena tournament --jobs 1` on the same matches and played
-//! ~15 % fewer a minute; on its own thread, within ~5 % (BENCHMARKS.md, section 10).
+//! worker used 8-26 % more CPU than `arena tournament --jobs 1` on the same matches and played
+//! 6-17 % fewer a minute; on its own thread, 4-9 % more CPU and 0.90-1.02x the rate
+//! (BENCHMARKS.md, section 10).
 
 use std::sync::Arc;
 use std::thread::JoinHandle;

@@ -1,9 +1,9 @@
 //! The leaderboard as every reader sees it, made at most once per [`MAX_AGE`]: the table of
 //! the page and the JSON of `/api/leaderboard`, shared by every request meanwhile. With 1,000
 //! bots the query and the rendering cost ~8 ms, so 200 readers each running them made the
-//! page wait over a second at the 99th percentile (BENCHMARKS.md, section 10); ratings change
-//! once a pair is rated, a few times a minute per worker, so a second-old board shows nothing
-//! a reader could miss. One request refreshes it while the others wait for that one.
+//! page wait over a second at the 99th percentile (BENCHMARKS.md, section 10). A reader
+//! sees ratings at most a second old. One request refreshes the board while the others wait
+//! for that one.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
