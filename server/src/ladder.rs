@@ -14,3 +14,4 @@ pub mod toolchains;
 pub mod unpack;
 pub mod versions;
 pub mod worker;
+pub mod worker_thread;

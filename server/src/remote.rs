@@ -92,11 +92,25 @@ pub async fn run(mut options: WorkerOptions) -> anyhow::Result<()> {
         // A changed contest (the server restarted with an edited file): finish the matches
         // under way, then start again with the new one.
         let round = stop.child_token();
-        let tasks = pool::start(&db, Arc::new(contest), options.jobs, &name, &round).await?;
+        let threads = pool::start(&db, Arc::new(contest), options.jobs, &name, &round).await?;
         let watcher = tokio::spawn(watch_contest(db.clone(), record.updated_at, round.clone()));
-        let all = futures::future::join_all(tasks);
+        // The threads end after their matches once `round` is cancelled; a second signal
+        // stops them at once.
+        let (done_tx, done_rx) = tokio::sync::oneshot::channel();
+        let hurry_now = hurry.clone();
+        std::thread::spawn(move || {
+            let mut threads = threads;
+            while let Some(thread) = threads.pop() {
+                if hurry_now.is_cancelled() {
+                    thread.stop();
+                } else {
+                    thread.join();
+                }
+            }
+            let _ = done_tx.send(());
+        });
         tokio::select! {
-            _ = all => {}
+            _ = done_rx => {}
             _ = hurry.cancelled() => {
                 eprintln!("arena-worker {name}: stopping now; the matches under way will be replayed elsewhere");
                 db.close().await;

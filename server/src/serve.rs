@@ -14,6 +14,7 @@ use crate::config::Contest;
 use crate::ladder::build::Builder;
 use crate::ladder::pool;
 use crate::ladder::submissions::Submissions;
+use crate::ladder::worker_thread::WorkerThread;
 use crate::storage::{Db, now_ms, sqlite_url};
 use crate::web::{self, AppState, Shared};
 
@@ -159,8 +160,11 @@ pub async fn serve(options: ServeOptions) -> anyhow::Result<()> {
     .await?;
     // A build cut short here keeps its lease until it expires, then is built again.
     // Likewise a match cut short: its lease expires and another worker plays it again.
-    for task in builders.into_iter().chain(workers) {
+    for task in builders {
         task.abort();
+    }
+    for worker in workers {
+        let _ = tokio::task::spawn_blocking(move || worker.stop()).await;
     }
     // The final's matches are stopped (bots killed), its finished ones kept: the next start
     // resumes it.
@@ -191,11 +195,12 @@ pub fn start_builders(state: &Shared) -> anyhow::Result<Vec<tokio::task::JoinHan
 }
 
 /// Starts the contest's `[ladder] workers` match workers in this process (their bots run in
-/// sandboxed child processes). `arena-worker` processes on other machines run the same code.
+/// sandboxed child processes), each on a thread of its own. `arena-worker` processes on
+/// other machines run the same code.
 pub async fn start_workers(
     state: &Shared,
     stop: &CancellationToken,
-) -> anyhow::Result<Vec<tokio::task::JoinHandle<()>>> {
+) -> anyhow::Result<Vec<WorkerThread>> {
     let count = state.contest.ladder.workers;
     crate::ladder::pool::start(
         &state.db,

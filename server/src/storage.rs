@@ -75,6 +75,8 @@ pub enum Backend {
 pub struct Db {
     pool: AnyPool,
     backend: Backend,
+    /// What it was opened with: [`Db::reconnect`] opens another pool to it.
+    url: std::sync::Arc<str>,
 }
 
 /// The URL of a SQLite file, created if missing.
@@ -86,6 +88,25 @@ impl Db {
     /// Connects (creating a SQLite file and its directory if missing) and applies the
     /// migrations not yet applied.
     pub async fn open(url: &str) -> Result<Db> {
+        let db = Db::connect(url, None).await?;
+        if db.backend == Backend::Sqlite {
+            // Kept in the file: readers do not block the writer, and a commit survives the
+            // process being killed (WAL with synchronous = NORMAL loses at most the last
+            // commits on a power cut, never the file's consistency).
+            db.pool.execute("PRAGMA journal_mode = WAL").await?;
+        }
+        migrations::run(&db.pool).await?;
+        Ok(db)
+    }
+
+    /// Another pool to the same database (already migrated), of at most `max_connections`,
+    /// for a worker thread: connections belong to the runtime that opens them, so a thread
+    /// with a runtime of its own opens its own rather than borrowing the server's.
+    pub async fn reconnect(&self, max_connections: u32) -> Result<Db> {
+        Db::connect(&self.url, Some(max_connections)).await
+    }
+
+    async fn connect(url: &str, max_connections: Option<u32>) -> Result<Db> {
         sqlx::any::install_default_drivers();
         let backend = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             Backend::Postgres
@@ -105,6 +126,7 @@ impl Db {
                 "unknown database URL {url:?}: expected sqlite://FILE or postgres://..."
             )));
         };
+        let original: std::sync::Arc<str> = url.into();
         let url = if backend == Backend::Sqlite && !url.contains("mode=") {
             let sep = if url.contains('?') { '&' } else { '?' };
             format!("{url}{sep}mode=rwc")
@@ -115,7 +137,11 @@ impl Db {
             AnyConnectOptions::from_str(&url).map_err(|e| StorageError::BadUrl(e.to_string()))?;
         let pool = AnyPoolOptions::new()
             // SQLite has one writer at a time anyway; a few readers suffice.
-            .max_connections(if backend == Backend::Sqlite { 4 } else { 10 })
+            .max_connections(max_connections.unwrap_or(if backend == Backend::Sqlite {
+                4
+            } else {
+                10
+            }))
             .after_connect(move |conn, _| {
                 Box::pin(async move {
                     if backend == Backend::Sqlite {
@@ -130,15 +156,11 @@ impl Db {
             })
             .connect_with(options)
             .await?;
-        if backend == Backend::Sqlite {
-            // Kept in the file: readers do not block the writer, and a commit survives the
-            // process being killed (WAL with synchronous = NORMAL loses at most the last
-            // commits on a power cut, never the file's consistency).
-            pool.execute("PRAGMA journal_mode = WAL").await?;
-        }
-        let db = Db { pool, backend };
-        migrations::run(&db.pool).await?;
-        Ok(db)
+        Ok(Db {
+            pool,
+            backend,
+            url: original,
+        })
     }
 
     pub fn backend(&self) -> Backend {

@@ -4,6 +4,7 @@
 pub mod admin;
 pub mod api;
 pub mod auth;
+pub mod board;
 pub mod bot_page;
 pub mod error;
 pub mod final_report;
@@ -43,6 +44,8 @@ pub struct AppState {
     pub upload_limiter: RateLimiter,
     /// The organizer's final round robin (a background task once started).
     pub final_round: Arc<FinalRound>,
+    /// The leaderboard, made at most once a second for every reader.
+    pub board: board::BoardCache,
 }
 
 pub type Shared = Arc<AppState>;
@@ -76,6 +79,7 @@ impl AppState {
             login_limiter,
             upload_limiter,
             final_round,
+            board: board::BoardCache::new(board::MAX_AGE),
         })
     }
 }

@@ -8,19 +8,20 @@ use tokio_util::sync::CancellationToken;
 
 use super::cache::BuildCache;
 use super::worker::Worker;
+use super::worker_thread::WorkerThread;
 use crate::config::Contest;
 use crate::storage::Db;
 
-/// Starts `count` worker tasks playing `contest` (its `data_dir` is this process's own: the
-/// match scratch left by a killed run is removed, builds are cached in `cache/`), named
-/// `NAME:I`. They stop between matches once `stop` is cancelled.
+/// Starts `count` workers, each on a thread of its own, playing `contest` (its `data_dir` is
+/// this process's own: the match scratch left by a killed run is removed, builds are cached
+/// in `cache/`), named `NAME:I`. They stop between matches once `stop` is cancelled.
 pub async fn start(
     db: &Db,
     contest: Arc<Contest>,
     count: u64,
     name: &str,
     stop: &CancellationToken,
-) -> anyhow::Result<Vec<tokio::task::JoinHandle<()>>> {
+) -> anyhow::Result<Vec<WorkerThread>> {
     let data = &contest.data_dir;
     let scratch = data.join("matches");
     if scratch.exists() {
@@ -40,18 +41,15 @@ pub async fn start(
             contest.seats
         );
     }
+    std::fs::create_dir_all(data.join("matches"))
+        .with_context(|| format!("cannot prepare {}", data.join("matches").display()))?;
     (0..count)
         .map(|i| {
-            let worker = Worker::new(
-                db.clone(),
-                contest.clone(),
-                format!("{name}:{i}"),
-                cache.clone(),
-            )
-            .with_context(|| {
-                format!("cannot prepare the match directories in {}", data.display())
-            })?;
-            Ok(tokio::spawn(Arc::new(worker).run(stop.clone())))
+            let (contest, cache, name) = (contest.clone(), cache.clone(), format!("{name}:{i}"));
+            WorkerThread::spawn(format!("worker-{i}"), db, stop.clone(), move |db| {
+                Worker::new(db, contest, name, cache)
+            })
+            .context("cannot start a worker thread")
         })
         .collect()
 }

@@ -26,6 +26,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "workers final",
         include_str!("../../migrations/0003_workers_final.sql"),
     ),
+    (
+        4,
+        "ladder indexes",
+        include_str!("../../migrations/0004_ladder_indexes.sql"),
+    ),
 ];
 
 #[derive(Debug)]

@@ -1,60 +1,24 @@
 //! The public leaderboard: `/leaderboard` (a page) and `/api/leaderboard` (JSON). Every
 //! bot's ready version, best rating first, with its Glicko-2 rating ± 2 deviations (about a
 //! 95% interval), its rated pairs and when it last played. A bot's own page is
-//! [`super::bot_page`], a match's replay [`super::replay`]. No login needed: only played matches are shown (an unplayed match's
-//! seed stays secret).
+//! [`super::bot_page`], a match's replay [`super::replay`]. No login needed: only played
+//! matches are shown (an unplayed match's seed stays secret). The leaderboard itself is made
+//! at most once a second for all readers ([`super::board`]).
 
-use axum::Json;
 use axum::extract::State;
+use axum::http::header;
 use axum::response::{IntoResponse, Response};
-use serde::Serialize;
 
-use super::html::{self, esc};
+use super::html;
 use super::{Shared, WebError, auth};
-use crate::storage::Standing;
-
-#[derive(Serialize)]
-struct Row {
-    rank: usize,
-    bot: String,
-    owner: String,
-    version: i64,
-    rating: f64,
-    deviation: f64,
-    /// The interval shown on the page: rating ± 2 deviations.
-    low: f64,
-    high: f64,
-    /// Rated duplicate pairs.
-    games: i64,
-    last_played_at_ms: Option<i64>,
-}
-
-fn rows(standings: &[Standing]) -> Vec<Row> {
-    standings
-        .iter()
-        .enumerate()
-        .map(|(i, s)| Row {
-            rank: i + 1,
-            bot: s.bot.clone(),
-            owner: s.owner.clone(),
-            version: s.version,
-            rating: round1(s.rating),
-            deviation: round1(s.deviation),
-            low: round1(s.rating - 2.0 * s.deviation),
-            high: round1(s.rating + 2.0 * s.deviation),
-            games: s.games,
-            last_played_at_ms: s.last_played_at,
-        })
-        .collect()
-}
-
-fn round1(x: f64) -> f64 {
-    (x * 10.0).round() / 10.0
-}
 
 pub async fn api(State(state): State<Shared>) -> Result<Response, WebError> {
-    let standings = state.db.leaderboard().await?;
-    Ok(Json(serde_json::json!({ "leaderboard": rows(&standings) })).into_response())
+    let board = state.board.get(&state.db).await?;
+    Ok((
+        [(header::CONTENT_TYPE, "application/json")],
+        board.json.clone(),
+    )
+        .into_response())
 }
 
 pub async fn page(
@@ -62,35 +26,8 @@ pub async fn page(
     headers: axum::http::HeaderMap,
 ) -> Result<Response, WebError> {
     let session = auth::session(&state, &headers).await?;
-    let standings = state.db.leaderboard().await?;
-    let table = if standings.is_empty() {
-        "<p>No bot is ready yet: the ladder starts once two participants have one.</p>".to_string()
-    } else {
-        let mut t = String::from(
-            "<table class=\"list\"><tr><th>#</th><th>Bot</th><th>Owner</th>\
-             <th>Rating ± 2σ</th><th>Games</th><th>Last played</th></tr>",
-        );
-        for r in rows(&standings) {
-            t.push_str(&format!(
-                "<tr><td>{}</td><td><a href=\"/leaderboard/{}\">{}</a> \
-                 <span class=\"muted\">v{}</span></td><td>{}</td>\
-                 <td>{:.0} ± {:.0}</td><td>{}</td><td>{}</td></tr>",
-                r.rank,
-                esc(&r.bot),
-                esc(&r.bot),
-                r.version,
-                esc(&r.owner),
-                r.rating,
-                2.0 * r.deviation,
-                r.games,
-                r.last_played_at_ms
-                    .map(html::time)
-                    .unwrap_or_else(|| "never".to_string()),
-            ));
-        }
-        t.push_str("</table>");
-        t
-    };
+    let board = state.board.get(&state.db).await?;
+    let table = &board.table;
     let banner = super::final_report::contest_notice(&state).await;
     let body = format!(
         "{banner}<section class=\"panel\"><h2>Leaderboard</h2>{table}\
