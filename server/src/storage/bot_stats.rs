@@ -106,7 +106,11 @@ impl Db {
         }
 
         // Inner: one row per rated pair and version of this bot (its chips and hands over the
-        // pair's two matches); outer: summed per version and opponent bot. PostgreSQL's SUM
+        // pair's two matches); outer: summed per version and opponent bot. CROSS JOIN keeps
+        // SQLite's join order as written, from this bot's versions outwards: left to choose,
+        // it started from every done match through the `matches (state, ...)` index, 183 ms
+        // a page at 1,000 bots (BENCHMARKS.md section 10); PostgreSQL plans it the same
+        // either way. PostgreSQL's SUM
         // of BIGINT is NUMERIC, which the Any driver cannot read: cast back.
         let rows = sqlx::query(
             "SELECT x.version_id AS version_id, ob.name AS opponent, COUNT(*) AS pairs, \
@@ -116,13 +120,14 @@ impl Db {
              CAST(SUM(x.chips) AS BIGINT) AS chips, CAST(SUM(x.hands) AS BIGINT) AS hands \
              FROM (SELECT s.version_id AS version_id, os.version_id AS opponent_version, \
                CAST(SUM(rs.chips) AS BIGINT) AS chips, CAST(SUM(m.hands) AS BIGINT) AS hands \
-               FROM bot_versions v \
-               JOIN match_seats s ON s.version_id = v.id \
-               JOIN matches m ON m.id = s.match_id AND m.state = 'done' \
-               JOIN match_pairs p ON p.id = m.pair_id AND p.rated_at IS NOT NULL \
-               JOIN match_result_seats rs ON rs.match_id = m.id AND rs.seat = s.seat \
-               JOIN match_seats os ON os.match_id = m.id AND os.seat <> s.seat \
-               WHERE v.bot_id = $1 \
+               FROM bot_versions v CROSS JOIN match_seats s CROSS JOIN matches m \
+               CROSS JOIN match_pairs p CROSS JOIN match_result_seats rs \
+               CROSS JOIN match_seats os \
+               WHERE v.bot_id = $1 AND s.version_id = v.id \
+               AND m.id = s.match_id AND m.state = 'done' \
+               AND p.id = m.pair_id AND p.rated_at IS NOT NULL \
+               AND rs.match_id = m.id AND rs.seat = s.seat \
+               AND os.match_id = m.id AND os.seat <> s.seat \
                GROUP BY p.id, s.version_id, os.version_id) x \
              JOIN bot_versions ov ON ov.id = x.opponent_version \
              JOIN bots ob ON ob.id = ov.bot_id \
