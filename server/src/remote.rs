@@ -82,6 +82,7 @@ pub async fn run(mut options: WorkerOptions) -> anyhow::Result<()> {
         )
         .map_err(|e| anyhow::anyhow!("the contest recorded by the server: {e}"))?;
         contest.data_dir = options.data.clone();
+        check_sandbox(&record.toml, contest.sandbox)?;
         eprintln!(
             "arena-worker {name}: {} job(s) for {:?} ({}), data in {}",
             options.jobs,
@@ -123,6 +124,26 @@ pub async fn run(mut options: WorkerOptions) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A contest file that names no sandbox gets each machine's default: the isolating sandbox
+/// where bubblewrap works, else `limits` with a warning. On a server that is the organizer's
+/// own choice of machine; a worker that joins on a machine without bubblewrap would quietly
+/// play everyone's bots unisolated, so it refuses unless the contest file asks for a lower
+/// level itself.
+fn check_sandbox(contest_toml: &str, level: arena::bot::SandboxLevel) -> anyhow::Result<()> {
+    let named = contest_toml
+        .parse::<toml::Table>()
+        .map(|t| t.contains_key("sandbox"))
+        .unwrap_or(false);
+    if !named && level != arena::bot::SandboxLevel::Bwrap {
+        anyhow::bail!(
+            "this machine cannot run the isolating sandbox (bubblewrap: Debian `apt-get install \
+             bubblewrap`), and the contest file names no sandbox level; install it, or write \
+             sandbox = \"limits\" in the contest file to let workers play bots without isolation"
+        );
+    }
+    Ok(())
+}
+
 /// Cancels `round` when the recorded contest changes.
 async fn watch_contest(db: Db, seen: i64, round: CancellationToken) {
     loop {
@@ -161,5 +182,21 @@ async fn signals(stop: CancellationToken, hurry: CancellationToken) {
             eprintln!("arena-worker: finishing the matches under way (again to stop at once)");
         }
         token.cancel();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use arena::bot::SandboxLevel;
+
+    #[test]
+    fn a_worker_without_bubblewrap_plays_only_what_the_contest_allows() {
+        let unnamed = "game = \"classic\"\n";
+        let named = "game = \"classic\"\nsandbox = \"limits\"\n";
+        assert!(super::check_sandbox(unnamed, SandboxLevel::Bwrap).is_ok());
+        let refused = super::check_sandbox(unnamed, SandboxLevel::Limits).unwrap_err();
+        assert!(refused.to_string().contains("bubblewrap"), "{refused}");
+        assert!(super::check_sandbox(named, SandboxLevel::Limits).is_ok());
+        assert!(super::check_sandbox(named, SandboxLevel::Bwrap).is_ok());
     }
 }
