@@ -7,6 +7,7 @@ pub mod auth;
 pub mod board;
 pub mod bot_page;
 pub mod error;
+pub mod final_logs;
 pub mod final_report;
 pub mod forms;
 pub mod html;
@@ -125,6 +126,8 @@ pub fn router(state: Shared) -> Router {
         .route("/final/", get(final_report::index))
         .route("/final/{*path}", get(final_report::file))
         .route("/api/final", get(final_report::api))
+        .route("/final-logs", get(final_logs::list))
+        .route("/final-logs/{index}", get(final_logs::match_page))
         .route("/tokens", post(pages::create_token))
         .route("/tokens/{id}/revoke", post(pages::revoke_token))
         .route("/assets/common.css", get(common_css))

@@ -580,6 +580,55 @@ on_both!(
         assert!(published.contains("\"fault\":\"crashed\""), "{published}");
         assert!(!published.contains("SECRET-PLAN"), "{published}");
         assert_eq!(published.lines().count(), lines.len());
+        // The owner of that seat's bot sees its stderr on their own page of the final; the
+        // other seat's owner sees the match without it; whoever did not play it gets 404.
+        let owner_of = |bot: &str| match bot {
+            "caller" => "alice",
+            "strong" => "bob",
+            _ => "carol",
+        };
+        let seats = &results[&0].seats;
+        let (faulty, other) = (owner_of(&seats[1]), owner_of(&seats[0]));
+        let outsider = ["alice", "bob", "carol"]
+            .into_iter()
+            .find(|p| *p != faulty && *p != other)
+            .unwrap();
+        let faulty = s.person(faulty).await;
+        let own = s.get("/final-logs/0", Some(&faulty.cookie)).await;
+        assert_eq!(own.status, 200, "{}", own.body);
+        assert!(own.body.contains("SECRET-PLAN"));
+        assert_eq!(own.headers[header::CACHE_CONTROL], "private, no-store");
+        let listed = s.get("/final-logs", Some(&faulty.cookie)).await;
+        assert_eq!(listed.status, 200);
+        assert_eq!(
+            listed.body.matches("href=\"/final-logs/").count(),
+            4,
+            "{}",
+            listed.body
+        );
+        let other = s.person(other).await;
+        let theirs = s.get("/final-logs/0", Some(&other.cookie)).await;
+        assert_eq!(theirs.status, 200);
+        assert!(!theirs.body.contains("SECRET-PLAN"));
+        let outsider = s.person(outsider).await;
+        assert_eq!(
+            s.get("/final-logs/0", Some(&outsider.cookie)).await.status,
+            404
+        );
+        assert_eq!(
+            s.get("/final-logs/99", Some(&faulty.cookie)).await.status,
+            404
+        );
+        assert!(
+            s.get("/final-logs/0", Some(&admin.cookie))
+                .await
+                .body
+                .contains("SECRET-PLAN")
+        );
+        assert_eq!(
+            s.get("/final-logs/0", None).await.status,
+            StatusCode::SEE_OTHER
+        );
         // A participant's page view is the public one; the admin page links the report.
         assert!(
             s.get("/admin", Some(&admin.cookie))

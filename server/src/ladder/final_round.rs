@@ -338,6 +338,16 @@ pub fn tournament_file(
     );
     file.insert("duplicate".into(), f.duplicate.into());
     file.insert("rounds".into(), 1.into());
+    // Each decision's stderr in the private replays, for the owners' own view
+    // (`/final-logs`), within the ladder's budget; the published copy carries none.
+    let stderr_kb = contest.ladder.replay_stderr_bytes >> 10;
+    file.insert("replay_stderr".into(), (stderr_kb > 0).into());
+    if stderr_kb > 0 {
+        file.insert(
+            "replay_stderr_kb".into(),
+            i64::try_from(stderr_kb).unwrap_or(i64::MAX).into(),
+        );
+    }
     file.insert(
         "output".into(),
         output.to_string_lossy().into_owned().into(),

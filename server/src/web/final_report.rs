@@ -41,7 +41,9 @@ pub async fn contest_notice(state: &Shared) -> String {
     };
     let text = match FinalState::parse(&row.final_state) {
         Some(FinalState::Done) => {
-            "The final round robin has been played: <a href=\"/final/\">its report</a>.".to_string()
+            "The final round robin has been played: <a href=\"/final/\">its report</a> \
+             (your bots' matches with their logs: <a href=\"/final-logs\">here</a>)."
+                .to_string()
         }
         Some(FinalState::Running) => {
             "The final round robin is being played: <a href=\"/final/\">its progress</a>."

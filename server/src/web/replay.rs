@@ -13,6 +13,10 @@ use axum::response::{IntoResponse, Response};
 use super::{Shared, WebError, auth};
 use arena::replay::Record;
 
+/// The replay viewer's CSP: one page with inline script and style; no request leaves it.
+pub const CSP: &str = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; \
+     img-src data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
 /// The viewer's page. Its own CSP: the arena's viewer is one page with inline script and
 /// style (no request leaves it: connect, images and frames stay off).
 pub async fn page(
@@ -63,10 +67,7 @@ pub async fn page(
     let headers = response.headers_mut();
     headers.insert(
         header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(
-            "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; \
-             img-src data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
-        ),
+        HeaderValue::from_static(CSP),
     );
     if personal {
         // Cut to this viewer: no shared cache may hand it to anyone else.

@@ -1,0 +1,161 @@
+//! A participant's own view of the final round robin: `/final-logs` lists the final's
+//! matches their bots played, `/final-logs/INDEX` shows one in the replay viewer with their
+//! own bots' stderr (the published report at `/final/` carries nobody's). From the final's
+//! private output (`DATA_DIR/final/tournament/`), cut to the viewer as ladder replays are
+//! (`replay::keep_stderr_of`): owners see their bots' lines, admins every bot's, anyone else
+//! gets 404 for a match their bots did not play.
+
+use std::collections::HashMap;
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, HeaderValue, header};
+use axum::response::{IntoResponse, Redirect, Response};
+
+use super::html::{self, esc};
+use super::replay::keep_stderr_of;
+use super::{Shared, WebError, auth};
+use crate::ladder::final_round::FinalPaths;
+
+/// The final's finished matches, with for each the seats whose bots `user_id` owns (all of
+/// them for an admin); matches with none are left out.
+async fn own_matches(
+    state: &Shared,
+    user_id: i64,
+    admin: bool,
+) -> Result<Vec<(arena::tournament::MatchRecord, Vec<usize>)>, WebError> {
+    let paths = FinalPaths::new(&state.contest.data_dir).map_err(WebError::internal)?;
+    let results_file = paths.tournament.join("results.jsonl");
+    if !results_file.exists() {
+        return Ok(Vec::new());
+    }
+    let results =
+        tokio::task::spawn_blocking(move || arena::tournament::output::read_results(&results_file))
+            .await
+            .map_err(WebError::internal)?
+            .map_err(WebError::internal)?;
+    // Bots in the final are named as on the site (`[[bot]] name` is the bot's name).
+    let mut owner_of: HashMap<String, Option<i64>> = HashMap::new();
+    let mut out = Vec::new();
+    for record in results.into_values() {
+        let mut seats = Vec::new();
+        for (seat, name) in record.seats.iter().enumerate() {
+            if !owner_of.contains_key(name) {
+                let owner = state.db.bot_by_name(name).await?.map(|b| b.owner_id);
+                owner_of.insert(name.clone(), owner);
+            }
+            if admin || owner_of[name] == Some(user_id) {
+                seats.push(seat);
+            }
+        }
+        if !seats.is_empty() {
+            out.push((record, seats));
+        }
+    }
+    Ok(out)
+}
+
+pub async fn list(State(state): State<Shared>, headers: HeaderMap) -> Result<Response, WebError> {
+    let Some(session) = auth::session(&state, &headers).await? else {
+        return Ok(Redirect::to("/login").into_response());
+    };
+    let user = session.user();
+    let matches = own_matches(&state, user.id, user.is_admin).await?;
+    let body = if matches.is_empty() {
+        "<section class=\"panel\"><h2>Your final matches</h2><p>None of your bots has played \
+         a match of the final yet.</p></section>"
+            .to_string()
+    } else {
+        let mut t = String::from(
+            "<table class=\"list\"><tr><th>Match</th><th>Seats</th><th>Chips</th><th></th></tr>",
+        );
+        for (r, _) in &matches {
+            let seats: Vec<String> = r.seats.iter().map(|s| esc(s)).collect();
+            let net: Vec<String> = r.net.iter().map(|n| format!("{n:+}")).collect();
+            t.push_str(&format!(
+                "<tr><td>{}</td><td>{}</td><td>{}</td>\
+                 <td><a href=\"/final-logs/{}\">replay with your logs</a></td></tr>",
+                r.index + 1,
+                seats.join(" / "),
+                net.join(" / "),
+                r.index
+            ));
+        }
+        t.push_str("</table>");
+        format!(
+            "<section class=\"panel\"><h2>Your final matches</h2>{t}<p class=\"muted\">The \
+             final's matches your bots played, each with your bots' stderr (the published \
+             report at <a href=\"/final/\">/final/</a> shows nobody's).</p></section>"
+        )
+    };
+    let viewer = html::Viewer {
+        user,
+        csrf: &session.record.csrf_token,
+    };
+    let mut response = html::page(
+        &state.contest.name,
+        "Your final matches",
+        Some(viewer),
+        &body,
+    )
+    .into_response();
+    response.headers_mut().insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("private, no-store"),
+    );
+    Ok(response)
+}
+
+pub async fn match_page(
+    State(state): State<Shared>,
+    Path(index): Path<u64>,
+    headers: HeaderMap,
+) -> Result<Response, WebError> {
+    let Some(session) = auth::session(&state, &headers).await? else {
+        return Ok(Redirect::to("/login").into_response());
+    };
+    let user = session.user();
+    let matches = own_matches(&state, user.id, user.is_admin).await?;
+    let Some((_, seats)) = matches.into_iter().find(|(r, _)| r.index == index) else {
+        return Err(WebError::not_found());
+    };
+    let paths = FinalPaths::new(&state.contest.data_dir).map_err(WebError::internal)?;
+    // The engine's own name for the file (an index, never a path from the request).
+    let file = paths
+        .tournament
+        .join("replays")
+        .join(format!("match-{index:06}.jsonl"));
+    let page = tokio::task::spawn_blocking(move || -> anyhow::Result<String> {
+        let mut records = arena::replay::read(&file)?;
+        keep_stderr_of(&mut records, |seat| seats.contains(&seat));
+        arena::html::replay_page(
+            &records,
+            &arena::html::ReplayPageOptions {
+                source: None,
+                back: Some(arena::html::BackLink {
+                    href: "/final-logs".to_string(),
+                    label: "Your final matches".to_string(),
+                }),
+            },
+        )
+    })
+    .await
+    .map_err(WebError::internal)?;
+    let page = match page {
+        Ok(p) => p,
+        Err(e) => {
+            tracing::warn!("final match {index}: {e:#}");
+            return Err(WebError::not_found());
+        }
+    };
+    let mut response = axum::response::Html(page).into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(super::replay::CSP),
+    );
+    headers.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("private, no-store"),
+    );
+    Ok(response)
+}
