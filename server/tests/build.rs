@@ -4,7 +4,8 @@
 
 mod common;
 
-use std::io::Write;
+use common::ladder::{kit, zip_of as zip};
+
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -15,8 +16,6 @@ use server::ladder::submissions::Submissions;
 use server::ladder::versions::VersionState;
 use server::storage::{User, Version, now_ms};
 use tokio::sync::Notify;
-
-const KITS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../sample-bots");
 
 struct Site {
     db: server::storage::Db,
@@ -76,20 +75,6 @@ impl Site {
     async fn get(&self, v: &Version) -> Version {
         self.db.version_by_id(v.id).await.unwrap().unwrap()
     }
-}
-
-fn kit(path: &str) -> Vec<u8> {
-    std::fs::read(Path::new(KITS).join(path)).unwrap()
-}
-
-fn zip(files: &[(&str, Vec<u8>)]) -> Vec<u8> {
-    let mut out = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    for (name, bytes) in files {
-        out.start_file(*name, zip::write::SimpleFileOptions::default())
-            .unwrap();
-        out.write_all(bytes).unwrap();
-    }
-    out.finish().unwrap().into_inner()
 }
 
 const CRASHING_BOT: &str = r#"import json, sys

@@ -14,23 +14,8 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use common::binaries::{request, start_server_with, start_worker, upload_body};
+use common::ladder::{kit, zip_of as zip};
 use sqlx::Row;
-
-const KITS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../sample-bots");
-
-fn kit(path: &str) -> Vec<u8> {
-    std::fs::read(Path::new(KITS).join(path)).unwrap()
-}
-
-fn zip(files: &[(&str, Vec<u8>)]) -> Vec<u8> {
-    let mut out = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    for (name, bytes) in files {
-        out.start_file(*name, zip::write::SimpleFileOptions::default())
-            .unwrap();
-        std::io::Write::write_all(&mut out, bytes).unwrap();
-    }
-    out.finish().unwrap().into_inner()
-}
 
 /// A word no other process on the machine has in its command line.
 fn marker() -> String {
@@ -267,6 +252,12 @@ async fn two_workers_on_postgres_play_the_ladder_and_a_killed_one_is_replaced() 
     ] {
         let v = built(&a, who, bot);
         assert_eq!(v["state"], "ready", "{bot}: {v}");
+    }
+    // The workers' directories (every participant's build) are private.
+    for dir in [&w1_data, &w2_data] {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(dir).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o700, "{}", dir.display());
     }
     // The broken bot is rejected, and its owner reads why.
     let v = built(&a, &carol, "c-broken");

@@ -6,14 +6,16 @@
 
 mod common;
 
+use common::router::{Answer, HOST};
+
+use common::ladder::kit;
+
 use std::io::{Read, Write};
-use std::path::Path;
 use std::sync::Arc;
 
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
-use http_body_util::BodyExt;
 use server::accounts::Secret;
 use server::config::Contest;
 use server::ladder::build::Builder;
@@ -23,10 +25,7 @@ use server::ladder::versions::VersionState;
 use server::storage::{Db, FinalState, User};
 use server::web::{AppState, Shared, router};
 use tokio::sync::Notify;
-use tower::ServiceExt;
 
-const KITS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../sample-bots");
-const HOST: &str = "contest.test";
 const ORIGIN: &str = "http://contest.test";
 
 struct Site {
@@ -37,28 +36,12 @@ struct Site {
     dir: tempfile::TempDir,
 }
 
-struct Answer {
-    status: StatusCode,
-    headers: axum::http::HeaderMap,
-    body: String,
-}
-
-impl Answer {
-    fn json(&self) -> serde_json::Value {
-        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {}", self.body))
-    }
-}
-
 /// Someone who can use the site (a session cookie and its form token) and the API.
 struct Person {
     user: User,
     cookie: String,
     csrf: String,
     token: String,
-}
-
-fn kit(path: &str) -> Vec<u8> {
-    std::fs::read(Path::new(KITS).join(path)).unwrap()
 }
 
 fn with_helper(bot: &str) -> Vec<u8> {
@@ -117,23 +100,11 @@ fn state_of(db: &Db, contest: &Arc<Contest>) -> Shared {
 
 impl Site {
     async fn send(&self, request: Request<Body>) -> Answer {
-        let response = self.router.clone().oneshot(request).await.unwrap();
-        let status = response.status();
-        let headers = response.headers().clone();
-        let bytes = response.into_body().collect().await.unwrap().to_bytes();
-        Answer {
-            status,
-            headers,
-            body: String::from_utf8_lossy(&bytes).into_owned(),
-        }
+        common::router::send(&self.router, request).await
     }
 
     async fn get(&self, uri: &str, cookie: Option<&str>) -> Answer {
-        let mut r = Request::get(uri).header(header::HOST, HOST);
-        if let Some(c) = cookie {
-            r = r.header(header::COOKIE, c);
-        }
-        self.send(r.body(Body::empty()).unwrap()).await
+        common::router::get(&self.router, uri, cookie).await
     }
 
     async fn post_form(&self, uri: &str, who: &Person, csrf: &str) -> Answer {
@@ -760,84 +731,14 @@ on_both!(a_failed_final_starts_again_and_a_killed_one_resumes, |t| {
 /// The real binary, SIGKILLed mid-final and started again: the final goes on from its
 /// results file and ends, every match played once.
 mod killed_server {
-    use std::io::{BufRead, BufReader, Read, Write};
-    use std::net::TcpStream;
     use std::path::Path;
-    use std::process::{Child, Command, Stdio};
     use std::time::{Duration, Instant};
 
-    /// The server process, SIGKILLed when dropped.
-    struct Server {
-        child: Child,
-        address: String,
-    }
-
-    impl Drop for Server {
-        fn drop(&mut self) {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
-    }
-
-    fn start(contest: &Path) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_arena-server"))
-            .arg(contest)
-            .args(["--listen", "127.0.0.1:0"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-        let address = loop {
-            let line = lines
-                .next()
-                .expect("the server printed its address")
-                .unwrap();
-            if let Some(rest) = line.split("open http://").nth(1) {
-                break rest.split('/').next().unwrap().to_string();
-            }
-        };
-        // Kept draining (a full pipe would block the server), and shown with a failure.
-        std::thread::spawn(move || {
-            for line in lines.map_while(Result::ok) {
-                eprintln!("server: {line}");
-            }
-        });
-        Server { child, address }
-    }
-
-    /// One request: status and body.
-    fn request(
-        address: &str,
-        method: &str,
-        path: &str,
-        headers: &[(&str, &str)],
-        body: &[u8],
-    ) -> (u16, String) {
-        let mut stream = TcpStream::connect(address).unwrap();
-        stream
-            .set_read_timeout(Some(Duration::from_secs(30)))
-            .unwrap();
-        let mut head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Length: {}\r\n",
-            body.len()
-        );
-        for (k, v) in headers {
-            head.push_str(&format!("{k}: {v}\r\n"));
-        }
-        head.push_str("\r\n");
-        stream.write_all(head.as_bytes()).unwrap();
-        stream.write_all(body).unwrap();
-        let mut answer = Vec::new();
-        stream.read_to_end(&mut answer).unwrap();
-        let answer = String::from_utf8_lossy(&answer).into_owned();
-        let (head, body) = answer.split_once("\r\n\r\n").unwrap();
-        (head[9..12].parse().unwrap(), body.to_string())
-    }
+    use super::common::binaries::{request, start_server as start};
 
     fn token(address: &str, name: &str) -> String {
         let body = format!(r#"{{"name":"{name}","password":"pass-word-1"}}"#);
-        let (status, body) = request(
+        let (status, _, body) = request(
             address,
             "POST",
             "/api/tokens",
@@ -850,7 +751,7 @@ mod killed_server {
     }
 
     fn json(address: &str, path: &str, bearer: &str) -> serde_json::Value {
-        let (status, body) = request(address, "GET", path, &[("Authorization", bearer)], b"");
+        let (status, _, body) = request(address, "GET", path, &[("Authorization", bearer)], b"");
         assert_eq!(status, 200, "{path}: {body}");
         serde_json::from_str(&body).unwrap()
     }
@@ -902,7 +803,7 @@ mod killed_server {
         let admin = token(&a, "organizer");
         // A bot slow enough (10 ms a decision; hands of at most 12 turns, a `[table]` rule the
         // final's tournament file copies) that the kill lands mid-final.
-        let bot = std::fs::read_to_string(Path::new(super::KITS).join("python/minimal_bot.py"))
+        let bot = String::from_utf8(super::kit("python/minimal_bot.py"))
             .unwrap()
             .replace("import sys\n", "import sys\nimport time\n")
             .replace(
@@ -928,7 +829,7 @@ mod killed_server {
                 ("Authorization", bearer.as_str()),
                 ("Content-Type", "multipart/form-data; boundary=b0"),
             ];
-            let (status, answer) = request(&a, "POST", &path, &headers, &body);
+            let (status, _, answer) = request(&a, "POST", &path, &headers, &body);
             assert_eq!(status, 201, "{answer}");
         }
         wait_for("three ready bots", || {
@@ -938,7 +839,7 @@ mod killed_server {
         });
         let auth = [("Authorization", admin.as_str())];
         assert_eq!(request(&a, "POST", "/api/admin/freeze", &auth, b"").0, 200);
-        let (status, body) = request(&a, "POST", "/api/admin/final", &auth, b"");
+        let (status, _, body) = request(&a, "POST", "/api/admin/final", &auth, b"");
         assert_eq!(status, 202, "{body}");
 
         // SIGKILL once the first match is stored, while the others play.
@@ -960,7 +861,7 @@ mod killed_server {
         // Started again: the final goes on by itself and ends.
         let server = start(&contest);
         let a = server.address.clone();
-        let (status, body) = request(&a, "GET", "/final/", &[], b"");
+        let (status, _, body) = request(&a, "GET", "/final/", &[], b"");
         assert_eq!(status, 200);
         assert!(
             body.contains("being played") || body.contains("report-data"),
@@ -972,7 +873,7 @@ mod killed_server {
         let after = lines(&results);
         assert_eq!(after.len(), 6, "every match once: {after:?}");
         assert_eq!(after[..before.len()], before[..], "the stored ones kept");
-        let (status, body) = request(&a, "GET", "/final/", &[], b"");
+        let (status, _, body) = request(&a, "GET", "/final/", &[], b"");
         assert_eq!(status, 200);
         assert!(body.contains("ann-bot") && body.contains("report-data"));
     }

@@ -29,24 +29,13 @@ async fn login(l: &Ladder, user: &str) -> String {
 
 /// GET `uri` from `router` with an optional cookie: status, Cache-Control, body.
 async fn get(router: axum::Router, uri: &str, cookie: Option<&str>) -> (u16, String, String) {
-    use http_body_util::BodyExt;
-    use tower::ServiceExt;
-    let mut request = axum::http::Request::get(uri);
-    if let Some(c) = cookie {
-        request = request.header("cookie", c);
-    }
-    let response = router
-        .oneshot(request.body(axum::body::Body::empty()).unwrap())
-        .await
-        .unwrap();
-    let status = response.status().as_u16();
-    let cache = response
-        .headers()
+    let a = common::router::get(&router, uri, cookie).await;
+    let cache = a
+        .headers
         .get("cache-control")
         .map(|v| v.to_str().unwrap().to_string())
         .unwrap_or_default();
-    let body = response.into_body().collect().await.unwrap().to_bytes();
-    (status, cache, String::from_utf8(body.to_vec()).unwrap())
+    (a.status.as_u16(), cache, a.body)
 }
 
 on_both!(a_bots_stderr_is_shown_to_its_owner_only, |t| {

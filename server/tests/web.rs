@@ -3,6 +3,8 @@
 
 mod common;
 
+use common::router::{Answer, HOST};
+
 use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
@@ -10,16 +12,13 @@ use std::sync::Arc;
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
-use http_body_util::BodyExt;
 use std::time::Duration;
 
 use server::accounts::ratelimit::RateLimiter;
 use server::config::Contest;
 use server::ladder::submissions::Submissions;
 use server::web::{AppState, Shared, router};
-use tower::ServiceExt;
 
-const HOST: &str = "contest.test";
 const ORIGIN: &str = "http://contest.test";
 
 struct App {
@@ -78,59 +77,13 @@ async fn app_with(t: &common::TestDb, extra: &str, upload_burst: Option<u32>) ->
     }
 }
 
-struct Answer {
-    status: StatusCode,
-    headers: axum::http::HeaderMap,
-    body: String,
-}
-
-impl Answer {
-    fn cookie(&self) -> Option<String> {
-        let set = self.headers.get(header::SET_COOKIE)?.to_str().ok()?;
-        Some(set.split(';').next()?.to_string())
-    }
-
-    fn location(&self) -> &str {
-        self.headers
-            .get(header::LOCATION)
-            .map(|v| v.to_str().unwrap())
-            .unwrap_or("")
-    }
-
-    fn json(&self) -> serde_json::Value {
-        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {}", self.body))
-    }
-
-    /// The session's form token, from a page's hidden field.
-    fn csrf(&self) -> String {
-        let at = self
-            .body
-            .find("name=\"csrf\" value=\"")
-            .expect("a csrf field")
-            + 19;
-        self.body[at..at + 64].to_string()
-    }
-}
-
 impl App {
     async fn send(&self, request: Request<Body>) -> Answer {
-        let response = self.router.clone().oneshot(request).await.unwrap();
-        let status = response.status();
-        let headers = response.headers().clone();
-        let bytes = response.into_body().collect().await.unwrap().to_bytes();
-        Answer {
-            status,
-            headers,
-            body: String::from_utf8_lossy(&bytes).into_owned(),
-        }
+        common::router::send(&self.router, request).await
     }
 
     async fn get(&self, uri: &str, cookie: Option<&str>) -> Answer {
-        let mut r = Request::get(uri).header(header::HOST, HOST);
-        if let Some(c) = cookie {
-            r = r.header(header::COOKIE, c);
-        }
-        self.send(r.body(Body::empty()).unwrap()).await
+        common::router::get(&self.router, uri, cookie).await
     }
 
     async fn api_get(&self, uri: &str, token: &str) -> Answer {

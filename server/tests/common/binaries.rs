@@ -54,8 +54,12 @@ pub fn start_server_with(contest: &Path, extra: &[&str]) -> Server {
             break rest.split('/').next().unwrap().to_string();
         }
     };
-    // Keep draining stderr so the server never blocks on a full pipe.
-    std::thread::spawn(move || for _ in lines {});
+    // Kept draining (a full pipe would block the server), and shown with a failure.
+    std::thread::spawn(move || {
+        for line in lines.map_while(Result::ok) {
+            eprintln!("server: {line}");
+        }
+    });
     Server {
         process: Process { child },
         address,

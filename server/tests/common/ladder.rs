@@ -60,14 +60,19 @@ impl Entry {
         if let [(name, bytes)] = self.files.as_slice() {
             return (name, bytes.clone());
         }
-        let mut out = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-        for (name, bytes) in &self.files {
-            out.start_file(*name, zip::write::SimpleFileOptions::default())
-                .unwrap();
-            std::io::Write::write_all(&mut out, bytes).unwrap();
-        }
-        ("bot.zip", out.finish().unwrap().into_inner())
+        ("bot.zip", zip_of(&self.files))
     }
+}
+
+/// A zip archive of `files` (name, bytes), as a participant uploads several files.
+pub fn zip_of(files: &[(&str, Vec<u8>)]) -> Vec<u8> {
+    let mut out = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for (name, bytes) in files {
+        out.start_file(*name, zip::write::SimpleFileOptions::default())
+            .unwrap();
+        std::io::Write::write_all(&mut out, bytes).unwrap();
+    }
+    out.finish().unwrap().into_inner()
 }
 
 /// Three owners, each with a ready Python bot (built and checked by the pipeline).
