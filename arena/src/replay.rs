@@ -20,12 +20,18 @@ pub fn read(path: &std::path::Path) -> anyhow::Result<Vec<Record>> {
     use anyhow::Context;
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read replay {}", path.display()))?;
+    parse(&text, &path.display().to_string())
+}
+
+/// Parses a replay's text (`source` names it in errors, with the line of a bad record).
+pub fn parse(text: &str, source: &str) -> anyhow::Result<Vec<Record>> {
+    use anyhow::Context;
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(i, line)| {
             serde_json::from_str(line)
-                .with_context(|| format!("{}:{}: not a replay record", path.display(), i + 1))
+                .with_context(|| format!("{source}:{}: not a replay record", i + 1))
         })
         .collect()
 }

@@ -401,7 +401,7 @@ pub fn publish(paths: &FinalPaths) -> anyhow::Result<()> {
             continue;
         }
         let mut records = arena::replay::read(&from)?;
-        crate::web::leaderboard::without_stderr(&mut records);
+        crate::web::replay::without_stderr(&mut records);
         let mut text = String::new();
         for r in &records {
             text.push_str(&serde_json::to_string(r)?);

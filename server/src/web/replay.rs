@@ -108,14 +108,12 @@ fn records_of(gz: &[u8]) -> anyhow::Result<Vec<Record>> {
     flate2::read::GzDecoder::new(gz)
         .take(MAX)
         .read_to_string(&mut text)?;
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, line)| {
-            serde_json::from_str(line)
-                .map_err(|e| anyhow::anyhow!("replay line {}: not a record: {e}", i + 1))
-        })
-        .collect()
+    arena::replay::parse(&text, "the stored replay")
+}
+
+/// Takes every bot's stderr out of a replay: what everyone may see.
+pub fn without_stderr(records: &mut [Record]) {
+    keep_stderr_of(records, |_| false);
 }
 
 #[cfg(test)]
@@ -144,7 +142,7 @@ mod tests {
         assert!(!text(&seat1).contains("thinking: bluff"));
         assert!(text(&seat1).contains("secret plan"));
         let mut nobody = records();
-        keep_stderr_of(&mut nobody, |_| false);
+        without_stderr(&mut nobody);
         assert!(!text(&nobody).contains("stderr"), "{}", text(&nobody));
     }
 }
