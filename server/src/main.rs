@@ -33,13 +33,7 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let args = Args::parse();
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .with_writer(std::io::stderr)
-        .init();
+    server::process::init_tracing();
     if args.new_setup_link.is_none() {
         // The server's builders and workers start bots (in sandboxed child processes).
         server::process::prepare_for_bots();
@@ -63,14 +57,6 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("arena-server: {e:#}");
-            // 2 for a bad contest file, as the arena does for bad input; 1 otherwise.
-            if e.downcast_ref::<arena::tournament::ConfigError>().is_some() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::from(1)
-            }
-        }
+        Err(e) => server::process::exit_code("arena-server", &e),
     }
 }

@@ -24,3 +24,28 @@ pub fn prepare_for_bots() {
     arena::bot::reap_stale();
     arena::bot::spawn_guard();
 }
+
+/// Logs to stderr, `RUST_LOG` or `info` (both binaries).
+pub fn init_tracing() {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+}
+
+/// The exit code for a failed run: 2 for a bad contest file (as the arena exits for bad
+/// input), 1 for anything else; the error is printed first, after `program: `.
+pub fn exit_code(program: &str, error: &anyhow::Error) -> std::process::ExitCode {
+    eprintln!("{program}: {error:#}");
+    if error
+        .downcast_ref::<arena::tournament::ConfigError>()
+        .is_some()
+    {
+        std::process::ExitCode::from(2)
+    } else {
+        std::process::ExitCode::from(1)
+    }
+}

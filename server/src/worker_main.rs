@@ -33,13 +33,7 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let args = Args::parse();
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .with_writer(std::io::stderr)
-        .init();
+    server::process::init_tracing();
     let Some(db) = args.db.or_else(|| std::env::var("ARENA_DB_URL").ok()) else {
         eprintln!("arena-worker: error: give the contest's database with --db URL or ARENA_DB_URL");
         return ExitCode::from(2);
@@ -60,13 +54,6 @@ fn main() -> ExitCode {
     };
     match runtime.block_on(run(options)) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("arena-worker: {e:#}");
-            if e.downcast_ref::<arena::tournament::ConfigError>().is_some() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::from(1)
-            }
-        }
+        Err(e) => server::process::exit_code("arena-worker", &e),
     }
 }
