@@ -42,6 +42,12 @@ pub async fn run(mut options: WorkerOptions) -> anyhow::Result<()> {
         .with_context(|| format!("cannot resolve {}", options.data.display()))?;
     std::fs::create_dir_all(&options.data)
         .with_context(|| format!("cannot create {}", options.data.display()))?;
+    // Private, as the server's data directory: it holds every participant's build.
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&options.data, std::fs::Permissions::from_mode(0o700))
+            .with_context(|| format!("cannot make {} private", options.data.display()))?;
+    }
     let lock_path = options.data.join("worker.lock");
     let lock = std::fs::File::create(&lock_path)
         .with_context(|| format!("cannot create {}", lock_path.display()))?;
