@@ -1,11 +1,14 @@
 #!/bin/bash
 # Replays for the luck-correction measurement (BENCHMARKS.md section 6).
-# usage: scripts/luck-data.sh OUT NAME BOT_A BOT_B FIRST_SEED BLOCKS HANDS [BINDIR]
+# usage: scripts/luck-data.sh OUT NAME GAME BOT_A BOT_B FIRST_SEED BLOCKS HANDS
+#   GAME: classic or closest-555; BOT_A, BOT_B: commands (quoted if they have arguments).
 # Each seed is one duplicate block: OUT/NAME/s<seed>-ab.jsonl (A in seat 0) and -ba (A in seat 1).
-# With BOT_A == BOT_B (an A/A pair) every seat gets its own `--seed` (random-bot's option), or the
-# two matches of a block would mirror each other exactly.
+# With BOT_A == BOT_B (an A/A pair) every seat gets its own `--seed` (the random bots' option),
+# or the two matches of a block would mirror each other exactly.
+# ARENA (default target/release/arena) is the arena binary.
 set -u
-out=$1; name=$2; a=$3; b=$4; first=$5; n=$6; hands=$7; bin=${8:-target/release}
+out=$1; name=$2; game=$3; a=$4; b=$5; first=$6; n=$7; hands=$8
+arena=${ARENA:-target/release/arena}
 dir=$out/$name; mkdir -p "$dir"
 for ((s = first; s < first + n; s++)); do
   for ord in ab ba; do
@@ -13,9 +16,9 @@ for ((s = first; s < first + n; s++)); do
     [ -s "$f" ] && continue
     if [ "$a" = "$b" ]; then
       k=$((4 * s)); [ $ord = ba ] && k=$((k + 2))
-      x="$bin/$a --seed $k"; y="$bin/$b --seed $((k + 1))"
-    elif [ $ord = ab ]; then x=$bin/$a; y=$bin/$b; else x=$bin/$b; y=$bin/$a; fi
-    "$bin/arena" match --game classic --hands "$hands" --seed "$s" --bot "$x" --bot "$y" \
+      x="$a --seed $k"; y="$b --seed $((k + 1))"
+    elif [ $ord = ab ]; then x=$a; y=$b; else x=$b; y=$a; fi
+    "$arena" match --game "$game" --hands "$hands" --seed "$s" --bot "$x" --bot "$y" \
       --replay "$f" --sandbox none --json > /dev/null || echo "failed: $f" >&2
   done
 done

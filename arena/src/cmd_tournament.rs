@@ -109,7 +109,7 @@ fn planned_tournament(dir: &Path) -> Option<Tournament> {
 /// The standings of the output directory `dir` with its `records`: with the SPRT verdict
 /// when its plan.json is an SPRT tournament's.
 pub fn standings_of(dir: &Path, records: &[MatchRecord]) -> standings::Standings {
-    standings::compute_for(records, planned_tournament(dir).as_ref())
+    standings::compute_for(records, planned_tournament(dir).as_ref(), Some(dir))
 }
 
 /// The grades of a gauntlet `t` (with or without pass marks) over `records`; `None` for other
@@ -150,7 +150,7 @@ pub fn write_standings(
     records: &[MatchRecord],
     plan: &Tournament,
 ) -> anyhow::Result<String> {
-    let standings = standings::compute_for(records, Some(plan));
+    let standings = standings::compute_for(records, Some(plan), Some(out));
     let (text, grades) = standings_text(&standings, Some(plan));
     if let Some(grades) = grades
         && !plan.pass_marks.is_empty()
@@ -178,7 +178,7 @@ pub fn show_standings(dir: &Path) -> anyhow::Result<()> {
         bail!("{} has no finished matches", dir.display());
     }
     let plan = planned_tournament(dir);
-    let standings = standings::compute_for(&records, plan.as_ref());
+    let standings = standings::compute_for(&records, plan.as_ref(), Some(dir));
     print(&standings_text(&standings, plan.as_ref()).0)?;
     Ok(())
 }

@@ -3,7 +3,9 @@
 //! significance marks, text and CSV output, and an SPRT for head-to-head benchmarking.
 
 mod compute;
+pub mod controls;
 pub mod luck;
+pub mod luck_closest;
 pub mod rating;
 mod render;
 pub mod sprt;

@@ -1,32 +1,121 @@
-//! Measures the luck-corrected estimator (`arena::standings::luck`) on replays of real matches:
-//! interval width against the plain estimator and coverage. Run by hand (BENCHMARKS.md,
-//! "Luck-corrected estimates", has the commands that make the replays):
+//! Measures the luck-corrected estimator (`arena::standings::controls`) on replays of real
+//! matches: interval width against the plain estimator, and coverage. Run by hand
+//! (BENCHMARKS.md, "Luck-corrected estimates", has the commands that make the replays):
 //!
 //! ```text
-//! LUCK_DATA=/tmp/luckdata LUCK_PAIRS=rr,mr,cr LUCK_GROUP=10 \
+//! LUCK_DATA=/tmp/l5 LUCK_PAIRS=sr,mr,rr LUCK_GROUPS=10,20,40 \
 //!   cargo test --release -p arena --test luck_measure -- --ignored --nocapture
 //! ```
 //!
 //! `LUCK_DATA/<pair>/s<seed>-ab.jsonl` and `s<seed>-ba.jsonl` are the two matches of the
 //! duplicate block of `seed` (bot A in seat 0, then in seat 1). Pairs whose name starts with
-//! `rr` are A/A (the same program twice): their true edge is 0. For the others the "truth" is
-//! the corrected estimate over all blocks of the pair. `LUCK_BETAS` (comma-separated) sweeps
-//! the `saw` scale instead of using `SEE_SCALE`, `LUCK_OFFSETS` its offset (`SEE_OFFSET`): do this
-//! on held-out seeds only.
+//! `rr` are A/A (the same program twice, each seat with its own seed): their true edge is 0. For
+//! the others the "truth" is the cross-fitted corrected estimate over all blocks of the pair.
+//! Each experiment of `G` blocks is analysed on its own, as a tournament of `G` rounds would be
+//! (its own cross-fit, its own sequential fit).
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
-use arena::standings::luck::{Equity, SEE_OFFSET, SEE_SCALE, SeatHand, estimates, hand_luck_with};
-use arena::standings::stats::BlockEstimate;
-use rules::SequenceOrder;
+use arena::replay::Record;
+use arena::standings::controls::{
+    Block, RIDGE, Tables, Unit, cross_fitted_with, hand_terms, sequential_with,
+};
+use rules::{Hand, LegalAction, Variant, hand_value};
 
-/// Bot A's hands of each block (both matches), and of the first match alone.
-fn load(
-    dir: &Path,
-    beta: f64,
-    offset: f64,
-    eq: &mut Equity,
-) -> Vec<(Vec<SeatHand>, Vec<SeatHand>)> {
+/// EXPERIMENT: action terms at the decisions of `seat` assuming random_bot's documented policy
+/// (uniform over the offered names, then over the instances). Per hand, seat 0's view.
+const ACTION_FEATURES: usize = 4;
+fn action_terms(records: &[Record], seat: usize) -> BTreeMap<u64, Vec<f64>> {
+    let Some(Record::Header(header)) = records.first() else {
+        panic!("no header")
+    };
+    let order = header.settings.sequence_order;
+    let key = |c: &[rules::Card; 3]| hand_value(Variant::Closest555, order, c).key();
+    let phi = |h: &Hand| -> [f64; ACTION_FEATURES] {
+        if let Some(p) = h.payoffs() {
+            return [p[0] as f64, 0.0, 0.0, 0.0];
+        }
+        let (k0, k1) = (key(&h.cards(0)), key(&h.cards(1)));
+        let share = match k0.cmp(&k1) {
+            std::cmp::Ordering::Greater => 1.0,
+            std::cmp::Ordering::Equal => 0.5,
+            std::cmp::Ordering::Less => 0.0,
+        };
+        let pot = h.pot() as f64;
+        [0.0, pot * (share - 0.5), 1.0, pot]
+    };
+    let mut out = BTreeMap::new();
+    let mut current: Option<(u64, Hand)> = None;
+    for r in records {
+        match r {
+            Record::Event { hand, event }
+                if event.get("event").and_then(|e| e.as_str()) == Some("hand_started") =>
+            {
+                let dealer = event.get("dealer").and_then(|d| d.as_u64()).unwrap() as usize;
+                let (h, _) = Hand::seeded(header.settings, 2, dealer, header.seed, *hand).unwrap();
+                current = Some((*hand, h));
+                out.insert(*hand, vec![0.0; ACTION_FEATURES]);
+            }
+            Record::Action {
+                hand,
+                seat: s,
+                action,
+                ..
+            } => {
+                let Some((h_no, h)) = current.as_mut().filter(|(n, _)| n == hand) else {
+                    continue;
+                };
+                if *s == seat {
+                    let legal = h.legal();
+                    let names = legal.len() as f64;
+                    let mut expected = [0.0; ACTION_FEATURES];
+                    for entry in &legal {
+                        let instances: Vec<rules::Action> = match entry {
+                            LegalAction::Bet {
+                                min,
+                                max,
+                                multiple_of,
+                            } => (0..=(max - min) / multiple_of)
+                                .map(|k| rules::Action::Bet {
+                                    amount: min + k * multiple_of,
+                                })
+                                .collect(),
+                            LegalAction::Swap { cards, .. } => cards
+                                .iter()
+                                .map(|&card| rules::Action::Swap { card })
+                                .collect(),
+                            e => vec![e.instance(|_| 0)],
+                        };
+                        let w = 1.0 / names / instances.len() as f64;
+                        for a in instances {
+                            let mut c = h.clone();
+                            c.apply(*s, a).unwrap();
+                            let f = phi(&c);
+                            for i in 0..ACTION_FEATURES {
+                                expected[i] += w * f[i];
+                            }
+                        }
+                    }
+                    let mut c = h.clone();
+                    c.apply(*s, *action).unwrap();
+                    let f = phi(&c);
+                    let z = out.get_mut(h_no).unwrap();
+                    for i in 0..ACTION_FEATURES {
+                        z[i] += f[i] - expected[i];
+                    }
+                }
+                h.apply(*s, *action).unwrap();
+            }
+            _ => {}
+        }
+    }
+    out
+}
+use arena::standings::stats::{BlockEstimate, BlockSample, block_estimate};
+
+/// Bot A's units (one per deal: its two hands of that deal summed) of each complete block.
+fn load(dir: &Path, tables: &mut Tables, random: Option<usize>) -> Vec<Block> {
     let mut seeds: Vec<u64> = std::fs::read_dir(dir)
         .expect("a data directory")
         .filter_map(|e| {
@@ -39,133 +128,146 @@ fn load(
         .collect();
     seeds.sort();
     let mut blocks = Vec::new();
-    for seed in seeds {
-        let mut block = Vec::new();
-        let mut first = Vec::new();
-        let mut complete = true;
+    'seeds: for seed in seeds {
+        let mut units: BTreeMap<u64, Unit> = BTreeMap::new();
         for (order, seat) in [("ab", 0), ("ba", 1)] {
             let path = dir.join(format!("s{seed}-{order}.jsonl"));
             let Ok(records) = arena::replay::read(&path) else {
-                complete = false;
-                break;
+                continue 'seeds;
             };
-            let hands =
-                hand_luck_with(&records, eq, beta, offset).expect("a classic two-seat replay");
-            let seat_hands: Vec<SeatHand> = hands
-                .iter()
-                .map(|h| SeatHand {
-                    payoff: h.payoffs[seat],
-                    luck: h.luck[seat],
-                })
-                .collect();
-            if seat == 0 {
-                first = seat_hands.clone();
+            // Which seat random sits in this match: `random` is 0 for bot A, 1 for bot B.
+            let extra = random.map(|r| action_terms(&records, if seat == 0 { r } else { 1 - r }));
+            for mut h in hand_terms(&records, tables).expect("a supported two-seat replay") {
+                if let Some(extra) = &extra {
+                    let x = &extra[&h.hand];
+                    h.z[0].extend(x.iter().copied());
+                    h.z[1].extend(x.iter().map(|v| -v));
+                }
+                let u = units.entry(h.hand).or_insert_with(|| Unit {
+                    y: 0.0,
+                    z: vec![0.0; h.z[seat].len()],
+                    hands: 0,
+                });
+                u.y += h.payoffs[seat] as f64;
+                for (a, b) in u.z.iter_mut().zip(&h.z[seat]) {
+                    *a += b;
+                }
+                u.hands += 1;
             }
-            block.extend(seat_hands);
         }
-        if complete {
-            blocks.push((block, first));
-        }
+        blocks.push(units.into_values().collect());
     }
     blocks
+}
+
+fn plain(blocks: &[Block]) -> Vec<BlockSample> {
+    blocks
+        .iter()
+        .map(|b| BlockSample {
+            chips: b.iter().map(|u| u.y).sum(),
+            hands: b.iter().map(|u| u.hands).sum(),
+        })
+        .collect()
 }
 
 fn width(e: &BlockEstimate) -> f64 {
     e.ci.map(|c| c.high - c.low).unwrap_or(f64::INFINITY)
 }
 
-struct Summary {
-    experiments: usize,
-    plain_cover: usize,
-    corrected_cover: usize,
-    width_ratio: f64,
-}
-
-/// Splits the blocks into experiments of `group` blocks each and checks every interval against
-/// `truth`; `width_ratio` is mean plain width / mean corrected width.
-fn experiments(blocks: &[Vec<SeatHand>], group: usize, truth: f64) -> Summary {
-    let mut s = Summary {
-        experiments: 0,
-        plain_cover: 0,
-        corrected_cover: 0,
-        width_ratio: 0.0,
-    };
-    let (mut wp, mut wc) = (0.0, 0.0);
-    for chunk in blocks.chunks_exact(group) {
-        let (plain, corrected) = estimates(chunk, 0.95);
-        s.experiments += 1;
-        s.plain_cover += plain.ci.is_some_and(|c| c.contains(truth)) as usize;
-        s.corrected_cover += corrected.ci.is_some_and(|c| c.contains(truth)) as usize;
-        wp += width(&plain);
-        wc += width(&corrected);
-    }
-    s.width_ratio = wp / wc;
-    s
-}
-
 #[test]
 #[ignore = "needs replays made by hand (see the module documentation)"]
 fn luck_correction_width_and_coverage() {
-    let data = std::env::var("LUCK_DATA").unwrap_or_else(|_| "/tmp/luckdata".into());
-    let pairs = std::env::var("LUCK_PAIRS").unwrap_or_else(|_| "rr,mr,cr".into());
-    let group: usize = std::env::var("LUCK_GROUP")
+    let data = std::env::var("LUCK_DATA").unwrap_or_else(|_| "/tmp/l5".into());
+    let pairs = std::env::var("LUCK_PAIRS").unwrap_or_else(|_| "sr,mr,rr".into());
+    let groups: Vec<usize> = std::env::var("LUCK_GROUPS")
+        .unwrap_or_else(|_| "10,20,40".into())
+        .split(',')
+        .filter_map(|g| g.parse().ok())
+        .collect();
+    let mut tables = match std::env::var("LUCK_BUCKETS")
         .ok()
-        .and_then(|g| g.parse().ok())
-        .unwrap_or(10);
-    let betas: Vec<f64> = std::env::var("LUCK_BETAS")
+        .and_then(|b| b.parse().ok())
+    {
+        Some(b) => Tables::with_buckets(b),
+        None => Tables::default(),
+    };
+    let ridge: f64 = std::env::var("LUCK_RIDGE")
         .ok()
-        .map(|b| b.split(',').filter_map(|x| x.parse().ok()).collect())
-        .unwrap_or_else(|| vec![SEE_SCALE]);
-    let offsets: Vec<f64> = std::env::var("LUCK_OFFSETS")
-        .ok()
-        .map(|b| b.split(',').filter_map(|x| x.parse().ok()).collect())
-        .unwrap_or_else(|| vec![SEE_OFFSET]);
-    let mut eq = Equity::classic(SequenceOrder::A23High);
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(RIDGE);
     for pair in pairs.split(',') {
-        for (&beta, &offset) in betas
-            .iter()
-            .flat_map(|b| offsets.iter().map(move |o| (b, o)))
-        {
-            let loaded = load(&Path::new(&data).join(pair), beta, offset, &mut eq);
-            let blocks: Vec<Vec<SeatHand>> = loaded.iter().map(|(b, _)| b.clone()).collect();
-            let singles: Vec<Vec<SeatHand>> = loaded.iter().map(|(_, f)| f.clone()).collect();
-            let (plain, corrected) = estimates(&blocks, 0.95);
-            let (single_plain, single_corrected) = estimates(&singles, 0.95);
-            let truth = if pair.starts_with("rr") {
-                0.0
-            } else {
-                corrected.mean
-            };
+        let random = std::env::var("LUCK_RANDOM")
+            .ok()
+            .and_then(|v| v.parse().ok());
+        let blocks = load(&Path::new(&data).join(pair), &mut tables, random);
+        // Every term has mean zero: the largest |t| of a term's mean over the units.
+        let units: Vec<&Unit> = blocks.iter().flatten().collect();
+        let n = units.len() as f64;
+        let dims = units.first().map_or(0, |u| u.z.len());
+        let worst = (0..dims)
+            .map(|i| {
+                let m = units.iter().map(|u| u.z[i]).sum::<f64>() / n;
+                let v = units.iter().map(|u| (u.z[i] - m).powi(2)).sum::<f64>() / (n - 1.0);
+                (if v > 0.0 { m / (v / n).sqrt() } else { 0.0 }, i)
+            })
+            .max_by(|a, b| a.0.abs().total_cmp(&b.0.abs()));
+        println!("{pair}: {dims} terms, largest |t| of a term's mean {worst:?}");
+        if let Some((_, i)) = worst {
+            let hits = units.iter().filter(|u| u.z[i] > 0.0).count();
+            let vals: std::collections::BTreeSet<String> =
+                units.iter().map(|u| format!("{:.6}", u.z[i])).collect();
             println!(
-                "{pair} beta={beta} offset={offset}: {} blocks of {} hands (bot A's, both seat orders)",
-                blocks.len(),
-                blocks.first().map_or(0, |b| b.len())
+                "  term {i}: {hits} units hit of {n}; values {:?}",
+                vals.iter().take(8).collect::<Vec<_>>()
             );
+        }
+        let p = block_estimate(&plain(&blocks), 0.95);
+        let c = block_estimate(&cross_fitted_with(&blocks, ridge), 0.95);
+        let s = block_estimate(&sequential_with(&blocks, ridge), 0.95);
+        let truth = if pair.starts_with("rr") { 0.0 } else { c.mean };
+        println!(
+            "{pair}: {} blocks of {} hands of A. plain {:+.4} ± {:.4}; cross-fitted {:+.4} ± {:.4} \
+             (width ratio {:.2}); sequential {:+.4} ± {:.4} (ratio {:.2})",
+            blocks.len(),
+            blocks
+                .first()
+                .map_or(0, |b| b.iter().map(|u| u.hands).sum::<u64>()),
+            p.mean,
+            width(&p) / 2.0,
+            c.mean,
+            width(&c) / 2.0,
+            width(&p) / width(&c),
+            s.mean,
+            width(&s) / 2.0,
+            width(&p) / width(&s),
+        );
+        for &g in &groups {
+            let (mut n, mut cover) = (0usize, [0usize; 3]);
+            let mut widths = [0f64; 3];
+            for chunk in blocks.chunks_exact(g) {
+                let estimates = [
+                    block_estimate(&plain(chunk), 0.95),
+                    block_estimate(&cross_fitted_with(chunk, ridge), 0.95),
+                    block_estimate(&sequential_with(chunk, ridge), 0.95),
+                ];
+                n += 1;
+                for (k, e) in estimates.iter().enumerate() {
+                    cover[k] += e.ci.is_some_and(|ci| ci.contains(truth)) as usize;
+                    widths[k] += width(e);
+                }
+            }
+            if n == 0 {
+                continue;
+            }
+            let pct = |c: usize| 100.0 * c as f64 / n as f64;
             println!(
-                "  all blocks: plain {:+.4} ± {:.4}, corrected {:+.4} ± {:.4}: width ratio {:.2} \
-                 (hands ratio {:.2})",
-                plain.mean,
-                width(&plain) / 2.0,
-                corrected.mean,
-                width(&corrected) / 2.0,
-                width(&plain) / width(&corrected),
-                (width(&plain) / width(&corrected)).powi(2)
-            );
-            println!(
-                "  no duplicates (first match of each block as the unit): plain ± {:.4}, \
-                 corrected ± {:.4}: width ratio {:.2}",
-                width(&single_plain) / 2.0,
-                width(&single_corrected) / 2.0,
-                width(&single_plain) / width(&single_corrected)
-            );
-            let s = experiments(&blocks, group, truth);
-            println!(
-                "  {} experiments of {group} blocks against truth {truth:+.4}: coverage plain \
-                 {:.1}%, corrected {:.1}%; mean width ratio {:.2}",
-                s.experiments,
-                100.0 * s.plain_cover as f64 / s.experiments.max(1) as f64,
-                100.0 * s.corrected_cover as f64 / s.experiments.max(1) as f64,
-                s.width_ratio
+                "  {n} experiments of {g} blocks, truth {truth:+.4}: coverage plain {:.1}%, \
+                 cross-fitted {:.1}%, sequential {:.1}%; mean width ratio cross {:.2}, seq {:.2}",
+                pct(cover[0]),
+                pct(cover[1]),
+                pct(cover[2]),
+                widths[0] / widths[1],
+                widths[0] / widths[2],
             );
         }
     }

@@ -768,6 +768,16 @@ fn sprt_stops_early_when_the_candidate_is_clearly_better() {
         (Some(0.05), Some(0.3))
     );
     assert_eq!(saved["min_blocks"], 20);
+    // The classic game with two seats: the luck-corrected estimator by default, recomputed
+    // from the replays by `arena standings` (the verdict lines below are equal).
+    assert!(
+        saved["estimator"]
+            .as_str()
+            .unwrap()
+            .starts_with("luck-corrected chips per hand"),
+        "{saved}"
+    );
+    assert!(saved.get("uncorrected_blocks").is_none(), "{saved}");
     assert!(saved["llr"].as_f64().unwrap() >= saved["upper"].as_f64().unwrap());
     assert_eq!(
         format!("SPRT: {}", saved["verdict"].as_str().unwrap()),
@@ -822,6 +832,60 @@ fn sprt_line(output: &Output) -> String {
         .find(|l| l.starts_with("SPRT:"))
         .unwrap_or_else(|| panic!("no SPRT line in {}", stdout(output)))
         .to_string()
+}
+
+#[test]
+fn a_luck_corrected_sprt_of_closest_555_reads_its_replays_and_survives_a_lost_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = sprt_file(("montecarlo", montecarlo()), ("random", random()))
+        .replace("game = \"classic\"", "game = \"closest-555\"");
+    let file = write(dir.path(), "sprt.toml", &text);
+    let out = dir.path().join("out");
+    let run = tournament_ok(&file, &out, &[]);
+    let line = sprt_line(&run);
+    let saved = json(&out.join("standings.json"))["sprt"].clone();
+    assert!(
+        saved["estimator"]
+            .as_str()
+            .unwrap()
+            .starts_with("luck-corrected"),
+        "{saved}"
+    );
+    assert!(
+        read(&out.join("standings.txt")).contains("Each block's observation: luck-corrected"),
+        "{}",
+        read(&out.join("standings.txt"))
+    );
+    // `arena standings` recomputes the same verdict from the replays.
+    let shown = run_arena(&["standings", p(&out)]);
+    assert!(stdout(&shown).contains(&line), "{}", stdout(&shown));
+    // A lost replay (block 5's first match): that block is scored plain, with a note; the
+    // test is still judged.
+    std::fs::remove_file(out.join("replays").join("match-000010.jsonl")).unwrap();
+    let shown = run_arena(&["standings", p(&out)]);
+    assert!(shown.status.success(), "{}", stderr(&shown));
+    assert!(
+        stdout(&shown).contains("1 blocks were scored without the luck correction"),
+        "{}",
+        stdout(&shown)
+    );
+    assert!(stdout(&shown).contains("SPRT: "), "{}", stdout(&shown));
+    // estimator = "plain" says so.
+    let plain = write(
+        dir.path(),
+        "plain.toml",
+        &text.replace(
+            "max_blocks = 200",
+            "max_blocks = 200\nestimator = \"plain\"",
+        ),
+    );
+    let plain_out = dir.path().join("plain");
+    tournament_ok(&plain, &plain_out, &[]);
+    let saved = json(&plain_out.join("standings.json"))["sprt"].clone();
+    assert_eq!(
+        saved["estimator"], "chips per hand of each duplicate block",
+        "{saved}"
+    );
 }
 
 #[test]
@@ -1028,6 +1092,26 @@ fn bad_tournament_files_are_refused_with_file_line_and_field() {
             file_with("game = \"classic\"\nhands = 5\nformat = \"sprt\"", &two()),
             "format = \"sprt\"",
             vec!["field `sprt`"],
+        ),
+        (
+            "an sprt with an unknown estimator",
+            file_with(
+                "game = \"classic\"\nhands = 5\nformat = \"sprt\"\n[sprt]\nm0 = 0.0\nm1 = 0.3\n\
+                 estimator = \"magic\"",
+                &two(),
+            ),
+            "estimator = \"magic\"",
+            vec!["field `sprt.estimator`", "luck-corrected or plain"],
+        ),
+        (
+            "a luck-corrected sprt of a game the correction does not support",
+            file_with(
+                "game = \"lallan-kallan\"\nhands = 5\nformat = \"sprt\"\n[sprt]\nm0 = 0.0\n\
+                 m1 = 0.3\nestimator = \"luck-corrected\"",
+                &two(),
+            ),
+            "estimator = \"luck-corrected\"",
+            vec!["field `sprt.estimator`", "use plain"],
         ),
         (
             "an sprt whose max_blocks is below min_blocks",

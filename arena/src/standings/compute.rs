@@ -378,17 +378,33 @@ fn assign_tiers<'a>(ranked: impl Iterator<Item = &'a mut BotStanding>) {
 
 /// The standings of `records`, with the verdict of the SPRT when `tournament` (the one of the
 /// output directory's plan.json, if known) is an SPRT tournament.
-pub fn compute_for(records: &[MatchRecord], tournament: Option<&Tournament>) -> Standings {
+/// `dir` is the output directory with the records' replays (the SPRT's luck-corrected
+/// estimator reads them).
+pub fn compute_for(
+    records: &[MatchRecord],
+    tournament: Option<&Tournament>,
+    dir: Option<&std::path::Path>,
+) -> Standings {
     let mut standings = compute(records);
-    standings.sprt = tournament.and_then(|t| sprt_verdict(records, t));
+    standings.sprt = tournament.and_then(|t| sprt_verdict(records, t, dir));
     standings
 }
 
 /// The verdict of an SPRT tournament's test over `records`; `None` for other formats.
-fn sprt_verdict(records: &[MatchRecord], t: &Tournament) -> Option<SprtVerdict> {
+fn sprt_verdict(
+    records: &[MatchRecord],
+    t: &Tournament,
+    dir: Option<&std::path::Path>,
+) -> Option<SprtVerdict> {
     let config = t.sprt.filter(|_| t.format == Format::Sprt)?;
     let [candidate, baseline] = [t.bots.first()?, t.bots.get(1)?];
-    Some(verdict(records, &config, &candidate.name, &baseline.name))
+    Some(verdict(
+        records,
+        &config,
+        &candidate.name,
+        &baseline.name,
+        dir,
+    ))
 }
 
 /// `"+"` if the interval lies above 0, `"-"` below, `""` if it contains 0 or is unbounded.

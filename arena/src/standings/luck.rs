@@ -331,13 +331,13 @@ pub fn estimates(blocks: &[Vec<SeatHand>], level: f64) -> (BlockEstimate, BlockE
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use rand_chacha::ChaCha8Rng;
     use rand_core::{RngCore, SeedableRng};
     use rules::{Event, Hand};
 
-    fn header_record(settings: Settings) -> Record {
+    pub(crate) fn header_record(settings: Settings) -> Record {
         let json = serde_json::json!({
             "type": "header", "format": "teenpatti-arena-replay", "version": 1, "protocol": 1,
             "deal": "chacha8-fisher-yates-v1", "arena_version": "test", "settings": settings,
@@ -349,7 +349,7 @@ mod tests {
         serde_json::from_value(json).expect("a header")
     }
 
-    fn event_record(hand: u64, event: &Event) -> Record {
+    pub(crate) fn event_record(hand: u64, event: &Event) -> Record {
         Record::Event {
             hand,
             event: serde_json::to_value(event).expect("an event"),
@@ -361,34 +361,50 @@ mod tests {
     /// bots), and returns the replay records.
     fn play(seed: u64, hands: u64) -> Vec<Record> {
         let settings = Settings::new(Variant::Classic);
+        let mut eq = Equity::classic(settings.sequence_order);
+        play_with(settings, seed, hands, &mut |cards| eq.of(cards))
+    }
+
+    /// Plays `hands` two-seat hands of `settings`' game with a stochastic policy whose
+    /// choices depend on `strength` of its cards (0 to 1), and returns the replay records.
+    /// A blind seat sees 30% of the time; a swap throws a card chosen by the cards.
+    pub(crate) fn play_with(
+        settings: Settings,
+        seed: u64,
+        hands: u64,
+        strength: &mut dyn FnMut(&[Card; 3]) -> f64,
+    ) -> Vec<Record> {
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x9e37_79b9);
         let mut records = vec![header_record(settings)];
-        let mut eq = Equity::classic(settings.sequence_order);
         for h in 0..hands {
             let (mut hand, events) =
                 Hand::seeded(settings, 2, (h % 2) as usize, seed, h).expect("a hand");
             records.extend(events.iter().map(|e| event_record(h, e)));
-            let mut seen = [false; 2];
+            let mut seen = [settings.variant != Variant::Classic; 2];
             while let Some(decision) = hand.to_act() {
                 let legal = hand.legal();
                 let s = decision.seat;
-                let strength = if seen[s] { eq.of(&hand.cards(s)) } else { 0.5 };
+                let cards = hand.cards(s);
+                let strength = if seen[s] { strength(&cards) } else { 0.5 };
                 let r = (rng.next_u64() % 1000) as f64 / 1000.0;
                 let pick = |name: &str| legal.iter().find(|a| a.name() == name);
                 let action = if !seen[s] && r < 0.3 {
                     pick("see")
                 } else if seen[s] && strength < 0.35 && r < 0.7 {
-                    pick("pack")
+                    pick("pack").or_else(|| pick("swap"))
                 } else if strength > 0.8 && r < 0.3 {
-                    pick("show")
+                    pick("show").or_else(|| pick("keep"))
                 } else {
                     None
                 };
                 let action = action
                     .unwrap_or_else(|| &legal[(rng.next_u64() % legal.len() as u64) as usize]);
+                let card_choice = cards.iter().map(|c| c.index() as u64).sum::<u64>();
                 let mut pick_amount = |n: u64| {
                     if strength > 0.7 {
                         n - 1
+                    } else if n == 3 {
+                        card_choice % 3
                     } else {
                         rng.next_u64() % n
                     }

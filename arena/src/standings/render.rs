@@ -128,6 +128,16 @@ fn render(standings: &Standings, ranked: bool) -> String {
         let _ = writeln!(out, "SPRT: {}", sprt.verdict);
         let _ = writeln!(out, "  {}", sprt.h0);
         let _ = writeln!(out, "  {}", sprt.h1);
+        if !sprt.estimator.is_empty() {
+            let _ = writeln!(out, "  Each block's observation: {}.", sprt.estimator);
+        }
+        if sprt.uncorrected_blocks > 0 {
+            let _ = writeln!(
+                out,
+                "  {} blocks were scored without the luck correction (their replays could not be read).",
+                sprt.uncorrected_blocks
+            );
+        }
     }
     out
 }

@@ -45,7 +45,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::tournament::config::SprtConfig;
+use crate::tournament::config::{SprtConfig, SprtEstimator};
 
 /// What the test says so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -240,29 +240,143 @@ pub struct SprtVerdict {
     pub h0: String,
     /// H1 in words: the candidate's edge is at least `m1` chips per hand.
     pub h1: String,
+    /// What each block's observation is ([`SprtEstimator::describe`]).
+    #[serde(default)]
+    pub estimator: String,
+    /// Blocks the luck-corrected estimator had to score plain (a replay missing or
+    /// unreadable); absent when none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub uncorrected_blocks: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// Replays the test over `records` (the matches of an SPRT tournament: block `b` is matches
-/// `2b` and `2b + 1`) the way the run does, and words the result.
+/// `2b` and `2b + 1`) the way the run does, and words the result. `dir` is the output directory
+/// the records' replays are in (the luck-corrected estimator reads them).
 pub fn verdict(
     records: &[crate::tournament::MatchRecord],
     params: &SprtConfig,
     candidate: &str,
     baseline: &str,
+    dir: Option<&std::path::Path>,
 ) -> SprtVerdict {
     let by_index: std::collections::BTreeMap<u64, &crate::tournament::MatchRecord> =
         records.iter().map(|r| (r.index, r)).collect();
     let mut test = Sprt::new(params.m0, params.m1, params.alpha, params.beta)
         .with_min_samples(params.min_blocks);
+    let mut scorer = BlockScorer::new(params.estimator, candidate, dir);
     let mut block = 0;
     while block < params.max_blocks
         && test.decision() == SprtDecision::Continue
         && let (Some(a), Some(b)) = (by_index.get(&(2 * block)), by_index.get(&(2 * block + 1)))
     {
-        test.add(block_score(a, b, candidate));
+        test.add(scorer.score(a, b));
         block += 1;
     }
-    words(&test, params, candidate, baseline)
+    let mut v = words(&test, params, candidate, baseline);
+    v.uncorrected_blocks = scorer.uncorrected;
+    v
+}
+
+/// Scores the blocks of a test in order, as [`SprtEstimator`] says: plain chips per hand, or
+/// luck-corrected with coefficients fitted on the blocks scored before
+/// ([`super::controls::SequentialFit`]), from the replays in the output directory.
+pub struct BlockScorer {
+    candidate: String,
+    luck: Option<(
+        std::path::PathBuf,
+        super::controls::Tables,
+        super::controls::SequentialFit,
+    )>,
+    /// Blocks scored plain although the estimator is luck-corrected (a replay missing or
+    /// unreadable): still unbiased, only not narrowed.
+    pub uncorrected: u64,
+}
+
+impl BlockScorer {
+    pub fn new(estimator: SprtEstimator, candidate: &str, dir: Option<&std::path::Path>) -> Self {
+        let luck = match (estimator, dir) {
+            (SprtEstimator::LuckCorrected, Some(dir)) => Some((
+                dir.to_path_buf(),
+                super::controls::Tables::default(),
+                super::controls::SequentialFit::new(super::controls::RIDGE),
+            )),
+            _ => None,
+        };
+        BlockScorer {
+            candidate: candidate.to_string(),
+            uncorrected: 0,
+            luck,
+        }
+    }
+
+    /// The next block's score (both matches of the block).
+    pub fn score(
+        &mut self,
+        a: &crate::tournament::MatchRecord,
+        b: &crate::tournament::MatchRecord,
+    ) -> f64 {
+        let Some((dir, tables, fit)) = &mut self.luck else {
+            return block_score(a, b, &self.candidate);
+        };
+        match luck_block(dir, tables, [a, b], &self.candidate) {
+            Ok(block) => {
+                let s = fit.next(&block);
+                if s.hands == 0 {
+                    0.0
+                } else {
+                    s.chips / s.hands as f64
+                }
+            }
+            Err(e) => {
+                tracing::warn!(
+                    "SPRT: block of matches {} and {} scored without the luck correction: {e}",
+                    a.index,
+                    b.index
+                );
+                self.uncorrected += 1;
+                block_score(a, b, &self.candidate)
+            }
+        }
+    }
+}
+
+/// The candidate's units of one block, from the two matches' replays.
+fn luck_block(
+    dir: &std::path::Path,
+    tables: &mut super::controls::Tables,
+    matches: [&crate::tournament::MatchRecord; 2],
+    candidate: &str,
+) -> anyhow::Result<super::controls::Block> {
+    let mut replays = Vec::new();
+    for m in matches {
+        let seat = m
+            .seats
+            .iter()
+            .position(|s| s == candidate)
+            .ok_or_else(|| anyhow::anyhow!("match {} has no seat of {candidate}", m.index))?;
+        let path = dir.join(
+            m.replay
+                .as_ref()
+                .ok_or_else(|| anyhow::anyhow!("match {} has no replay", m.index))?,
+        );
+        let records =
+            crate::replay::read(&path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        // Every hand of the match must be in its replay, or the block would lose hands.
+        replays.push((records, seat, m.hands));
+    }
+    let refs: Vec<(&[crate::replay::Record], usize)> =
+        replays.iter().map(|(r, s, _)| (r.as_slice(), *s)).collect();
+    let block = super::controls::block_units(&refs, tables)?;
+    let hands: u64 = block.iter().map(|u| u.hands).sum();
+    let expected: u64 = replays.iter().map(|(_, _, h)| h).sum();
+    if hands != expected {
+        anyhow::bail!("the replays hold {hands} hands, the results {expected}");
+    }
+    Ok(block)
 }
 
 /// The candidate's chips per hand over one duplicate block (both seat orders).
@@ -380,6 +494,8 @@ pub fn words(test: &Sprt, params: &SprtConfig, candidate: &str, baseline: &str) 
         max_blocks: params.max_blocks,
         h0,
         h1,
+        estimator: params.estimator.describe().to_string(),
+        uncorrected_blocks: 0,
     }
 }
 
@@ -440,6 +556,7 @@ mod tests {
             beta: 0.05,
             min_blocks,
             max_blocks,
+            estimator: SprtEstimator::Plain,
         }
     }
 
@@ -461,7 +578,7 @@ mod tests {
     #[test]
     fn verdicts_in_words() {
         let good: Vec<i64> = (0..40).map(|i| 60 + (i % 7) * 5).collect();
-        let v = verdict(&blocks(&good), &params(20, 100), "c", "x");
+        let v = verdict(&blocks(&good), &params(20, 100), "c", "x", None);
         assert_eq!(v.decision, "h1");
         assert_eq!(v.blocks, 20, "decides at min_blocks, not before");
         assert!(
@@ -474,27 +591,27 @@ mod tests {
             v.verdict
                 .contains("at alpha 0.05, beta 0.05 after 20 duplicate blocks")
         );
-        let v = verdict(&blocks(&good), &params(5, 100), "c", "x");
+        let v = verdict(&blocks(&good), &params(5, 100), "c", "x", None);
         assert_eq!((v.decision.as_str(), v.blocks), ("h1", 5));
 
         let bad: Vec<i64> = (0..40).map(|i| -60 - (i % 7) * 5).collect();
-        let v = verdict(&blocks(&bad), &params(20, 100), "c", "x");
+        let v = verdict(&blocks(&bad), &params(20, 100), "c", "x", None);
         assert_eq!(v.decision, "h0");
         assert!(v.verdict.contains("not better than x"), "{}", v.verdict);
 
         let noisy: Vec<i64> = (0..10).map(|i| if i % 2 == 0 { 50 } else { -40 }).collect();
-        let v = verdict(&blocks(&noisy), &params(2, 10), "c", "x");
+        let v = verdict(&blocks(&noisy), &params(2, 10), "c", "x", None);
         assert_eq!(v.decision, "inconclusive");
         assert!(
             v.verdict
                 .starts_with("inconclusive after 10 duplicate blocks")
         );
-        let v = verdict(&blocks(&noisy[..4]), &params(2, 10), "c", "x");
+        let v = verdict(&blocks(&noisy[..4]), &params(2, 10), "c", "x", None);
         assert_eq!(v.decision, "undecided");
 
         // An infinite LLR survives JSON.
         let same = vec![50; 3];
-        let v = verdict(&blocks(&same), &params(2, 10), "c", "x");
+        let v = verdict(&blocks(&same), &params(2, 10), "c", "x", None);
         assert_eq!(v.llr, f64::INFINITY);
         let text = serde_json::to_string(&v).unwrap();
         assert!(text.contains("\"llr\":\"inf\""), "{text}");

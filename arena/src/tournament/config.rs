@@ -120,6 +120,8 @@ struct RawSprt {
     max_blocks: Option<Spanned<u64>>,
     /// No decision before this many duplicate blocks (default 20).
     min_blocks: Option<Spanned<u64>>,
+    /// "luck-corrected" or "plain" (default: luck-corrected where the game supports it).
+    estimator: Option<Spanned<String>>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -173,6 +175,39 @@ pub struct SprtConfig {
         skip_serializing_if = "SprtConfig::is_default_min_blocks"
     )]
     pub min_blocks: u64,
+    /// How a block is scored. Left out of plan.json when plain, so that a plan written before
+    /// the luck correction existed reads as what it ran with.
+    #[serde(default, skip_serializing_if = "SprtEstimator::is_plain")]
+    pub estimator: SprtEstimator,
+}
+
+/// How the SPRT scores a duplicate block (`[sprt] estimator`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SprtEstimator {
+    /// The candidate's chips per hand over the block.
+    #[default]
+    Plain,
+    /// Chips per hand minus the luck of the cards, fitted on the blocks before
+    /// (`crate::standings::controls`): the same expectation, usually a smaller spread.
+    LuckCorrected,
+}
+
+impl SprtEstimator {
+    fn is_plain(&self) -> bool {
+        *self == SprtEstimator::Plain
+    }
+
+    /// The estimator in words, for the verdict.
+    pub fn describe(self) -> &'static str {
+        match self {
+            SprtEstimator::Plain => "chips per hand of each duplicate block",
+            SprtEstimator::LuckCorrected => {
+                "luck-corrected chips per hand of each duplicate block (the luck of the cards \
+                 removed with coefficients fitted on the earlier blocks; same expectation)"
+            }
+        }
+    }
 }
 
 impl SprtConfig {
@@ -500,6 +535,36 @@ impl Tournament {
                         ),
                     ));
                 }
+                let supported =
+                    seats == 2 && matches!(variant, Variant::Classic | Variant::Closest555);
+                let estimator = match s
+                    .estimator
+                    .as_ref()
+                    .map(|e| (e.get_ref().as_str(), e.span()))
+                {
+                    None if supported => SprtEstimator::LuckCorrected,
+                    None | Some(("plain", _)) => SprtEstimator::Plain,
+                    Some(("luck-corrected", _)) if supported => SprtEstimator::LuckCorrected,
+                    Some(("luck-corrected", span)) => {
+                        return Err(err(
+                            Some(span),
+                            Some("sprt.estimator"),
+                            format!(
+                                "luck-corrected supports the classic game and closest-555 with two seats, not {variant}; use plain"
+                            ),
+                        ));
+                    }
+                    Some((other, span)) => {
+                        return Err(err(
+                            Some(span),
+                            Some("sprt.estimator"),
+                            format!(
+                                "unknown estimator {}; expected luck-corrected or plain",
+                                crate::quote::quoted(other)
+                            ),
+                        ));
+                    }
+                };
                 Some(SprtConfig {
                     m0: s.m0,
                     m1: s.m1,
@@ -507,6 +572,7 @@ impl Tournament {
                     beta,
                     max_blocks,
                     min_blocks,
+                    estimator,
                 })
             }
             (None, Format::Sprt) => {

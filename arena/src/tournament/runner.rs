@@ -350,6 +350,11 @@ pub async fn run(
         let mut test =
             Sprt::new(sprt.m0, sprt.m1, sprt.alpha, sprt.beta).with_min_samples(sprt.min_blocks);
         let batch = options.jobs.div_ceil(2).max(1) as u64;
+        let mut scorer = crate::standings::sprt::BlockScorer::new(
+            sprt.estimator,
+            &t.bots[0].name,
+            Some(&out.root),
+        );
         let mut block = 0;
         let progress = Progress::new(options.progress, 2 * sprt.max_blocks, all.len() as u64);
         loop {
@@ -363,7 +368,7 @@ pub async fn run(
                 && block < sprt.max_blocks
                 && let (Some(a), Some(b)) = (all.get(&(2 * block)), all.get(&(2 * block + 1)))
             {
-                test.add(block_score(a, b, &t.bots[0].name));
+                test.add(scorer.score(a, b));
                 block += 1;
                 if !resumed {
                     progress.line(&crate::standings::sprt::progress_line(&test));
