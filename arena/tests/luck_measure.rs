@@ -12,19 +12,28 @@
 //! `rr` are A/A (the same program twice, each seat with its own seed): their true edge is 0. For
 //! the others the "truth" is the cross-fitted corrected estimate over all blocks of the pair.
 //! Each experiment of `G` blocks is analysed on its own, as a tournament of `G` rounds would be
-//! (its own cross-fit, its own sequential fit).
+//! (its own cross-fit, its own sequential fit). `LUCK_BUCKETS` and `LUCK_RIDGE` try other
+//! strength classes and ridge penalties (on the training seeds only); `LUCK_RANDOM=1` (bot B is
+//! the random bot) or `0` (bot A is) adds the experiment's decision terms (see
+//! `action_terms`).
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use arena::replay::Record;
 use arena::standings::controls::{
-    Block, RIDGE, Tables, Unit, cross_fitted_with, hand_terms, sequential_with,
+    Block, RIDGE, Tables, Unit, block_units, cross_fitted_with, sequential_with,
 };
+use arena::standings::stats::{BlockEstimate, BlockSample, block_estimate};
 use rules::{Hand, LegalAction, Variant, hand_value};
 
-/// EXPERIMENT: action terms at the decisions of `seat` assuming random_bot's documented policy
-/// (uniform over the offered names, then over the instances). Per hand, seat 0's view.
+/// An experiment, not something the arena can do for an unknown bot (`LUCK_RANDOM`): AIVAT's
+/// terms at the decisions of `seat`, `φ(after the action taken) − Σ π(a)·φ(after a)`, with `π`
+/// the random bots' *documented* policy (uniform over the offered names, then over each one's
+/// instances) and `φ` four simple features of the state after an action (the payoff if the
+/// hand ended, else pot × (seat 0's showdown share − ½), 1, the pot). It measures what a bot
+/// that declared its policy would let the arena remove (BENCHMARKS.md section 6). Per hand,
+/// from seat 0's side.
 const ACTION_FEATURES: usize = 4;
 fn action_terms(records: &[Record], seat: usize) -> BTreeMap<u64, Vec<f64>> {
     let Some(Record::Header(header)) = records.first() else {
@@ -112,8 +121,6 @@ fn action_terms(records: &[Record], seat: usize) -> BTreeMap<u64, Vec<f64>> {
     }
     out
 }
-use arena::standings::stats::{BlockEstimate, BlockSample, block_estimate};
-
 /// Bot A's units (one per deal: its two hands of that deal summed) of each complete block.
 fn load(dir: &Path, tables: &mut Tables, random: Option<usize>) -> Vec<Block> {
     let mut seeds: Vec<u64> = std::fs::read_dir(dir)
@@ -128,34 +135,32 @@ fn load(dir: &Path, tables: &mut Tables, random: Option<usize>) -> Vec<Block> {
         .collect();
     seeds.sort();
     let mut blocks = Vec::new();
-    'seeds: for seed in seeds {
-        let mut units: BTreeMap<u64, Unit> = BTreeMap::new();
-        for (order, seat) in [("ab", 0), ("ba", 1)] {
-            let path = dir.join(format!("s{seed}-{order}.jsonl"));
-            let Ok(records) = arena::replay::read(&path) else {
-                continue 'seeds;
-            };
-            // Which seat random sits in this match: `random` is 0 for bot A, 1 for bot B.
-            let extra = random.map(|r| action_terms(&records, if seat == 0 { r } else { 1 - r }));
-            for mut h in hand_terms(&records, tables).expect("a supported two-seat replay") {
-                if let Some(extra) = &extra {
-                    let x = &extra[&h.hand];
-                    h.z[0].extend(x.iter().copied());
-                    h.z[1].extend(x.iter().map(|v| -v));
+    for seed in seeds {
+        let read = |order: &str| arena::replay::read(&dir.join(format!("s{seed}-{order}.jsonl")));
+        let (Ok(ab), Ok(ba)) = (read("ab"), read("ba")) else {
+            continue;
+        };
+        let mut block = block_units(&[(&ab, 0), (&ba, 1)], tables).expect("supported replays");
+        if let Some(r) = random {
+            // The experiment's terms, bot A's side, summed per deal like the units (which
+            // are in hand order). `r`: 0 if bot A is the random bot, 1 if bot B is; in
+            // match `ab` A sits in seat 0, in `ba` in seat 1; the terms are seat 0's view.
+            let mut extra: BTreeMap<u64, Vec<f64>> = BTreeMap::new();
+            for (records, a_seat) in [(&ab, 0), (&ba, 1)] {
+                let random_seat = if a_seat == 0 { r } else { 1 - r };
+                let sign = if a_seat == 0 { 1.0 } else { -1.0 };
+                for (hand, terms) in action_terms(records, random_seat) {
+                    let sum = extra.entry(hand).or_insert_with(|| vec![0.0; terms.len()]);
+                    for (s, t) in sum.iter_mut().zip(terms) {
+                        *s += sign * t;
+                    }
                 }
-                let u = units.entry(h.hand).or_insert_with(|| Unit {
-                    y: 0.0,
-                    z: vec![0.0; h.z[seat].len()],
-                    hands: 0,
-                });
-                u.y += h.payoffs[seat] as f64;
-                for (a, b) in u.z.iter_mut().zip(&h.z[seat]) {
-                    *a += b;
-                }
-                u.hands += 1;
+            }
+            for (unit, terms) in block.iter_mut().zip(extra.into_values()) {
+                unit.z.extend(terms);
             }
         }
-        blocks.push(units.into_values().collect());
+        blocks.push(block);
     }
     blocks
 }
@@ -212,15 +217,6 @@ fn luck_correction_width_and_coverage() {
             })
             .max_by(|a, b| a.0.abs().total_cmp(&b.0.abs()));
         println!("{pair}: {dims} terms, largest |t| of a term's mean {worst:?}");
-        if let Some((_, i)) = worst {
-            let hits = units.iter().filter(|u| u.z[i] > 0.0).count();
-            let vals: std::collections::BTreeSet<String> =
-                units.iter().map(|u| format!("{:.6}", u.z[i])).collect();
-            println!(
-                "  term {i}: {hits} units hit of {n}; values {:?}",
-                vals.iter().take(8).collect::<Vec<_>>()
-            );
-        }
         let p = block_estimate(&plain(&blocks), 0.95);
         let c = block_estimate(&cross_fitted_with(&blocks, ridge), 0.95);
         let s = block_estimate(&sequential_with(&blocks, ridge), 0.95);

@@ -363,6 +363,61 @@ fn sprt_error_rates_are_near_nominal() {
 }
 
 #[test]
+fn sprt_error_rates_stay_near_nominal_with_the_sequential_luck_correction() {
+    // Blocks of 25 units whose payoff is mostly luck (y = μ + 3·u + noise, u a centred chance
+    // term the correction sees): the SPRT on luck-corrected block scores (coefficients fitted
+    // on the blocks before only) keeps its error rates, and decides in fewer blocks.
+    use arena::standings::controls::{SequentialFit, Unit};
+    let runs = 300;
+    let run = |true_mean: f64, wrong: SprtDecision, seed: u64, corrected: bool| {
+        let mut rng = SplitMix64::new(seed);
+        let (mut wrong_count, mut blocks) = (0, 0u64);
+        for _ in 0..runs {
+            let mut sprt = Sprt::new(0.0, 0.2, 0.05, 0.05);
+            // One term, so a light ridge (the arena's, for hundreds of terms, is heavier).
+            let mut fit = SequentialFit::new(10.0);
+            for _ in 0..100_000 {
+                let block: Vec<Unit> = (0..25)
+                    .map(|_| {
+                        let u = normal(&mut rng);
+                        Unit {
+                            y: true_mean + 3.0 * u + 2.0 * normal(&mut rng),
+                            z: vec![u],
+                            hands: 1,
+                        }
+                    })
+                    .collect();
+                let s = fit.next(&block);
+                let plain: f64 = block.iter().map(|u| u.y).sum();
+                sprt.add(if corrected { s.chips } else { plain } / 25.0);
+                if sprt.decision() != SprtDecision::Continue {
+                    break;
+                }
+            }
+            blocks += sprt.samples();
+            if sprt.decision() == wrong {
+                wrong_count += 1;
+            }
+        }
+        (
+            f64::from(wrong_count) / f64::from(runs),
+            blocks as f64 / f64::from(runs),
+        )
+    };
+    let (alpha, corrected_blocks) = run(0.0, SprtDecision::AcceptH1, 5, true);
+    let (beta, _) = run(0.2, SprtDecision::AcceptH0, 6, true);
+    assert!(alpha <= 0.09, "alpha {alpha}");
+    assert!(beta <= 0.09, "beta {beta}");
+    // The same streams plain: the spread of a block is √(9 + 4) against √4 corrected, so
+    // the plain test needs about 3x the blocks.
+    let (_, plain_blocks) = run(0.0, SprtDecision::AcceptH1, 5, false);
+    assert!(
+        corrected_blocks * 2.0 < plain_blocks,
+        "{corrected_blocks} vs {plain_blocks}"
+    );
+}
+
+#[test]
 fn multi_seat_tables() {
     // Three seats, all 6 permutations per block, round-robin over the 4 triples of 4 bots.
     let sim = Sim::new(&[0.0, 0.0, 1.5, 0.0]);
