@@ -268,3 +268,57 @@ fn luck_correction_width_and_coverage() {
         }
     }
 }
+
+/// The ceiling of any chance-only correction for a pair: the same decks played twice with the
+/// bots' own randomness changed (`LUCK_DATA/<LUCK_SAME_DECKS>` against `LUCK_DATA/<pair>`,
+/// e.g. the random bot given another `--seed`). `Var(T₁ − T₂) / 2` is the part of a block's
+/// variance the cards do not decide, which no chance term can remove; the best width ratio is
+/// `1/√(that share)`.
+#[test]
+#[ignore = "needs replays made by hand (see the module documentation)"]
+fn luck_ceiling_from_replayed_decks() {
+    let data = std::env::var("LUCK_DATA").unwrap_or_else(|_| "/tmp/l5".into());
+    let pair = std::env::var("LUCK_PAIRS").unwrap_or_else(|_| "sr".into());
+    let other = std::env::var("LUCK_SAME_DECKS").unwrap_or_else(|_| "sr_reseed".into());
+    let totals = |name: &str| -> BTreeMap<u64, f64> {
+        let dir = Path::new(&data).join(name);
+        let mut out = BTreeMap::new();
+        for entry in std::fs::read_dir(&dir).expect("a data directory") {
+            let name = entry.unwrap().file_name().into_string().unwrap();
+            let Some(seed) = name
+                .strip_prefix('s')
+                .and_then(|n| n.strip_suffix("-ab.jsonl"))
+                .and_then(|n| n.parse::<u64>().ok())
+            else {
+                continue;
+            };
+            let read =
+                |order: &str| arena::replay::read(&dir.join(format!("s{seed}-{order}.jsonl")));
+            let (Ok(ab), Ok(ba)) = (read("ab"), read("ba")) else {
+                continue;
+            };
+            let block = block_units(&[(&ab, 0), (&ba, 1)], &mut Tables::default()).unwrap();
+            out.insert(seed, block.iter().map(|u| u.y).sum::<f64>());
+        }
+        out
+    };
+    let (a, b) = (totals(&pair), totals(&other));
+    let common: Vec<(f64, f64)> = a
+        .iter()
+        .filter_map(|(s, x)| b.get(s).map(|y| (*x, *y)))
+        .collect();
+    let n = common.len() as f64;
+    let var = |v: &[f64]| {
+        let m = v.iter().sum::<f64>() / v.len() as f64;
+        v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (v.len() as f64 - 1.0)
+    };
+    let firsts: Vec<f64> = common.iter().map(|c| c.0).collect();
+    let diffs: Vec<f64> = common.iter().map(|c| c.0 - c.1).collect();
+    let not_cards = var(&diffs) / 2.0 / var(&firsts);
+    println!(
+        "{pair} vs {other}: {n} blocks on the same decks; share of a block's variance the cards \
+         do not decide {:.2}; best width ratio of any chance-only correction {:.2}",
+        not_cards,
+        1.0 / not_cards.sqrt()
+    );
+}

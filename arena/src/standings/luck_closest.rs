@@ -3,31 +3,32 @@
 //! [`super::controls`] turns them into a corrected estimate with coefficients fitted on other
 //! blocks than the ones they correct.
 //!
-//! # The chance events and their terms
+//! # The value of a state, and the chance events that move it
 //!
-//! * **The deal.** Each seat's initial hand is put in one of [`BUCKETS`] strength classes
-//!   (equal-probability cuts of the hand values, suits ignored as the game ignores them). From
-//!   seat `s`'s point of view the deal's terms are the one-hot indicator of the cell
-//!   (own class, opponent's class) minus that cell's exact probability, and whether its hand beats
-//!   the opponent's (1, ½ on a tie, 0) minus that event's exact probability. Which seat acts
-//!   first is fixed by the schedule (the dealer), not by chance, so each position has its own
-//!   set of terms: `2 · (BUCKETS² + 1)` numbers, all but one position's set zero.
-//!   The probabilities are exact: both hands are enumerated as multisets of digits with their
-//!   numbers of card choices ([`DealTable`]).
-//! * **Each swap's draw.** The drawn card is uniform over the cards not yet seen by anyone (the
-//!   stock is the rest of a uniform shuffle, and nothing any bot did depended on its order).
-//!   With `g` = seat `s`'s showdown share given both current hands, the term is
-//!   `g(after) − E_draw[g(after)]`, the expectation over every card the draw could have
-//!   given; and the same times the pot at that moment. Separate terms for the seat's own swaps
-//!   and the opponent's: 4 numbers.
+//! A seat's state is summed up by its *cell*: its hand's strength class, the opponent's
+//! class ([`BUCKETS`] classes of equal probability, cut on the hand values; suits ignored, as
+//! the game ignores them), and whether its hand beats, ties or loses to the other. Which seat
+//! acts first is fixed by the schedule (the dealer), not by chance, so each position has its
+//! own cells: `z` has `2 · 3 · BUCKETS²` numbers ([`DealTable::features`]). The value function
+//! is a weight per cell (`θ`, fitted elsewhere), and every chance event adds to `z` the cell it
+//! moved the seat to minus the cell it was expected to:
+//!
+//! * **The deal**: the one-hot of the dealt cell minus every cell's exact probability (both
+//!   hands enumerated as multisets of digits with their numbers of card choices,
+//!   [`DealTable`]).
+//! * **Each swap's draw**, for both seats (the swapper's cell and the other's both move): the
+//!   one-hot of the cell reached minus the average over every card the draw could have given,
+//!   the cards nobody has held yet (the stock is the rest of a uniform shuffle, and nothing any
+//!   bot did depended on its order).
 //!
 //! Every term is `f(outcome) − E[f(outcome) | everything before it]`, so its expectation is
-//! zero for any bots, deterministic or not. A linear combination `θ·z` with `θ` chosen without
-//! looking at the hands it corrects keeps `payoff − θ·z` an unbiased estimate of the payoff.
+//! zero for any bots, deterministic or not, and a linear combination `θ·z` with `θ` chosen
+//! without looking at the hands it corrects keeps `payoff − θ·z` an unbiased estimate of the
+//! payoff. The decisions (what to discard, what to bet) get no terms: that needs the bots'
+//! policies (BENCHMARKS.md section 6).
 //!
-//! The form of the terms (the buckets, the cells, the swap terms) was chosen on seeds disjoint
-//! from those BENCHMARKS.md reports (section 6); only `θ` is fitted, and never on the hands it
-//! corrects.
+//! The form of the terms (8 classes, the cells, the swap terms) was chosen on seeds disjoint
+//! from those BENCHMARKS.md reports; only `θ` is fitted, and never on the hands it corrects.
 
 use rules::{Card, SequenceOrder, Variant, hand_value};
 
@@ -222,7 +223,6 @@ struct Pending {
     hands: [Option<[Card; 3]>; 2],
     /// Cards anyone has held (dealt or drawn): the draw is uniform over the others.
     seen: u64,
-    pot: u64,
     z: [Vec<f64>; 2],
     dealt_terms_done: bool,
 }
@@ -266,7 +266,6 @@ pub fn hand_controls(
                 dealer: number("dealer").unwrap_or(0) as usize,
                 hands: [None, None],
                 seen: 0,
-                pot: number("pot").unwrap_or(0),
                 z: [vec![0.0; table.features()], vec![0.0; table.features()]],
                 dealt_terms_done: false,
             });
@@ -293,7 +292,6 @@ pub fn hand_controls(
                     return Err(bad("a swap without its cards"));
                 };
                 deal_terms(p, table, &bad)?;
-                p.pot += number("cost").unwrap_or(0);
                 swap_terms(p, table, s, discarded, drawn, &bad)?;
             }
             "hand_ended" => {
@@ -311,11 +309,7 @@ pub fn hand_controls(
                 });
                 pending = None;
             }
-            _ => {
-                if let Some(pot) = number("pot") {
-                    p.pot = pot;
-                }
-            }
+            _ => {}
         }
     }
     Ok(out)

@@ -741,6 +741,23 @@ mod tests {
     }
 
     #[test]
+    fn the_sprt_estimator_defaults_to_luck_corrected_and_old_plans_read_as_plain() {
+        let t = parse(&sprt_file("")).unwrap();
+        assert_eq!(t.sprt.unwrap().estimator, SprtEstimator::LuckCorrected);
+        let json = serde_json::to_string(&t).unwrap();
+        assert!(json.contains("\"estimator\":\"luck-corrected\""), "{json}");
+        // "plain" stays out of plan.json: a plan written before the estimator existed (which
+        // ran plain) reads as plain, with the fingerprint of a file that says plain.
+        let plain = parse(&sprt_file("estimator = \"plain\"")).unwrap();
+        let json = serde_json::to_string(&plain).unwrap();
+        assert!(!json.contains("estimator"), "{json}");
+        let old: Tournament = serde_json::from_str(&json).unwrap();
+        assert_eq!(old.sprt.unwrap().estimator, SprtEstimator::Plain);
+        assert_eq!(old.fingerprint(), plain.fingerprint());
+        assert_ne!(t.fingerprint(), plain.fingerprint());
+    }
+
+    #[test]
     fn min_blocks_defaults_to_20_and_stays_out_of_plans_and_fingerprints_then() {
         let t = parse(&sprt_file("")).unwrap();
         assert_eq!(t.sprt.unwrap().min_blocks, 20);
