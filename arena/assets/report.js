@@ -343,6 +343,13 @@
       el('li', { text: v.h1 }),
       el('li', { text: 'LLR ' + llr + ' in [' + v.lower.toFixed(2) + ', ' + v.upper.toFixed(2) + '] after ' + v.blocks + ' duplicate blocks (decisions from ' + v.min_blocks + ' blocks on, at most ' + v.max_blocks + '); alpha ' + v.alpha + ', beta ' + v.beta }),
     );
+    // Directories from before the estimator existed have none: they were scored plain.
+    if (v.estimator) {
+      $('sprt-details').append(el('li', { text: "Each block's observation: " + v.estimator + '.' }));
+    }
+    if (v.uncorrected_blocks) {
+      $('sprt-details').append(el('li', { text: v.uncorrected_blocks + ' blocks were scored without the luck correction (their replays could not be read).' }));
+    }
   }
 
   // ---------------------------------------------------------------- page

@@ -221,7 +221,8 @@ pub struct SprtVerdict {
     pub baseline: String,
     /// Duplicate blocks the test counted.
     pub blocks: u64,
-    /// The candidate's mean chips per hand over those blocks.
+    /// The mean of those blocks' observations: the candidate's chips per hand, luck-corrected
+    /// when `estimator` says so (the same expectation).
     pub mean: f64,
     /// Log-likelihood ratio; a string `"inf"` / `"-inf"` when every block scored alike.
     #[serde(with = "float_or_infinity")]
