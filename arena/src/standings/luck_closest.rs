@@ -68,7 +68,7 @@ pub struct DealTable {
     class: Vec<usize>,
     /// Strength classes.
     buckets: usize,
-    /// `P(own class, opponent's class, outcome)`, indexed by [`DealTable::cell_index`].
+    /// `P(own class, opponent's class, outcome)`, indexed by [`cell_index`].
     cell: Vec<f64>,
 }
 
