@@ -10,6 +10,22 @@ use std::time::Duration;
 /// A process of ours, SIGKILLed and reaped when dropped.
 pub struct Process {
     pub child: Child,
+    /// Its `TMPDIR`, removed after the process is killed: a SIGKILLed server or worker cannot
+    /// remove its bots' and checks' scratch directories itself, and they must not pile up in
+    /// `/tmp`.
+    _tmp: tempfile::TempDir,
+}
+
+/// A `TMPDIR` for one server or worker, under the target directory. Mode 0755 like `/tmp`
+/// (without its sticky bit): a bot started under its own uid must reach its directory in it.
+fn process_tmp() -> tempfile::TempDir {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::Builder::new()
+        .prefix("process-tmp-")
+        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+        .unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    dir
 }
 
 impl Process {
@@ -34,7 +50,9 @@ pub struct Server {
 
 /// Starts `arena-server CONTEST --listen 127.0.0.1:0 EXTRA...` and waits for its address.
 pub fn start_server_with(contest: &Path, extra: &[&str]) -> Server {
+    let tmp = process_tmp();
     let mut child = Command::new(env!("CARGO_BIN_EXE_arena-server"))
+        .env("TMPDIR", tmp.path())
         .arg(contest)
         .args(["--listen", "127.0.0.1:0"])
         .args(extra)
@@ -61,7 +79,7 @@ pub fn start_server_with(contest: &Path, extra: &[&str]) -> Server {
         }
     });
     Server {
-        process: Process { child },
+        process: Process { child, _tmp: tmp },
         address,
     }
 }
@@ -74,8 +92,10 @@ pub fn start_server(contest: &Path) -> Server {
 /// the documentation advises); its stderr goes to `DATA.log`.
 pub fn start_worker(db_url: &str, data: &Path, name: &str) -> Process {
     let log = std::fs::File::create(data.with_extension("log")).unwrap();
+    let tmp = process_tmp();
     let child = Command::new(env!("CARGO_BIN_EXE_arena-worker"))
         .env("ARENA_DB_URL", db_url)
+        .env("TMPDIR", tmp.path())
         .arg("--data")
         .arg(data)
         .args(["--name", name])
@@ -83,7 +103,7 @@ pub fn start_worker(db_url: &str, data: &Path, name: &str) -> Process {
         .stderr(log)
         .spawn()
         .unwrap();
-    Process { child }
+    Process { child, _tmp: tmp }
 }
 
 /// One HTTP/1.1 request; (status, headers, body).
