@@ -75,9 +75,12 @@ fn run_to_completion(file: &Path, out: &Path) -> Output {
     output
 }
 
-/// Starts the tournament in the background.
-fn start(file: &Path, out: &Path) -> Child {
-    Command::new(common::arena())
+/// Starts the tournament in the background, with its own `TMPDIR` (keep it until the child
+/// is gone: a SIGKILLed arena leaves its scratch directories there).
+fn start(file: &Path, out: &Path) -> (Child, tempfile::TempDir) {
+    let tmp = common::process_tmpdir();
+    let child = Command::new(common::arena())
+        .env("TMPDIR", tmp.path())
         .args(args(file, out))
         .current_dir(common::root())
         .env("NO_COLOR", "1")
@@ -85,7 +88,8 @@ fn start(file: &Path, out: &Path) -> Child {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("the arena starts")
+        .expect("the arena starts");
+    (child, tmp)
 }
 
 /// Complete lines of `results.jsonl` (0 before it exists).
@@ -213,7 +217,7 @@ fn a_tournament_killed_with_sigkill_resumes_to_the_uninterrupted_result() {
     let total = 30;
     let out = dir.path().join("killed");
 
-    let mut child = start(&file, &out);
+    let (mut child, _tmp) = start(&file, &out);
     wait_for_matches(&mut child, &out, 2, total);
     child.kill().unwrap(); // SIGKILL: no chance to clean up
     let status = child.wait().unwrap();
@@ -285,7 +289,7 @@ fn interrupt_and_resume(test: &str, signal: rustix::process::Signal) {
     let total = 18;
     let out = dir.path().join("interrupted");
 
-    let mut child = start(&file, &out);
+    let (mut child, _tmp) = start(&file, &out);
     wait_for_matches(&mut child, &out, 2, total);
     let pid = rustix::process::Pid::from_raw(child.id() as i32).expect("a pid");
     rustix::process::kill_process(pid, signal).unwrap();

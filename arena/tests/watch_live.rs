@@ -15,6 +15,8 @@ struct Watched {
     child: Child,
     base: String,
     token: String,
+    /// The arena's `TMPDIR`, removed after the kill.
+    _tmp: tempfile::TempDir,
 }
 
 impl Drop for Watched {
@@ -25,7 +27,9 @@ impl Drop for Watched {
 }
 
 fn start(args: &[&str]) -> Watched {
+    let tmp = process_tmpdir();
     let mut child = Command::new(arena())
+        .env("TMPDIR", tmp.path())
         .args(args)
         .args(["--watch", "127.0.0.1:0"])
         .current_dir(root())
@@ -56,6 +60,7 @@ fn start(args: &[&str]) -> Watched {
         child,
         base: base.to_string(),
         token: token.to_string(),
+        _tmp: tmp,
     }
 }
 
