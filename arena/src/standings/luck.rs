@@ -169,13 +169,13 @@ fn value(order: SequenceOrder, cards: &[Card; 3]) -> u32 {
     hand_value(Variant::Classic, order, cards).key()
 }
 
-/// The settings of a replay, checked for what the correction supports.
-fn classic_two_seats(records: &[Record]) -> Result<Settings, LuckError> {
+/// The settings of a replay of `variant` with two seats, the tables the corrections support.
+pub(super) fn two_seats_of(records: &[Record], variant: Variant) -> Result<Settings, LuckError> {
     let Some(Record::Header(header)) = records.first() else {
         return Err(LuckError::NoHeader);
     };
     let settings = header.settings;
-    if settings.variant != Variant::Classic || header.bots.len() != 2 {
+    if settings.variant != variant || header.bots.len() != 2 {
         return Err(LuckError::Unsupported(format!(
             "{} with {} seats",
             settings.variant,
@@ -183,6 +183,61 @@ fn classic_two_seats(records: &[Record]) -> Result<Settings, LuckError> {
         )));
     }
     Ok(settings)
+}
+
+/// The fields the luck terms read from a replay's event (`rules::Event` as JSON), each with a
+/// [`LuckError::Malformed`] naming the hand when it is missing.
+pub(super) struct EventFields<'a> {
+    pub hand: u64,
+    pub event: &'a serde_json::Value,
+}
+
+impl EventFields<'_> {
+    pub fn kind(&self) -> &str {
+        self.event
+            .get("event")
+            .and_then(|k| k.as_str())
+            .unwrap_or("")
+    }
+
+    pub fn number(&self, key: &str) -> Option<u64> {
+        self.event.get(key).and_then(|v| v.as_u64())
+    }
+
+    pub fn bad(&self, what: &str) -> LuckError {
+        LuckError::Malformed(self.hand, what.to_string())
+    }
+
+    /// The event's seat, one of two.
+    pub fn seat(&self) -> Result<usize, LuckError> {
+        self.number("seat")
+            .filter(|&s| s < 2)
+            .map(|s| s as usize)
+            .ok_or_else(|| self.bad("an event without a valid seat"))
+    }
+
+    pub fn card(&self, key: &str) -> Option<Card> {
+        serde_json::from_value(self.event.get(key)?.clone()).ok()
+    }
+
+    /// A `dealt` event's three cards.
+    pub fn cards(&self) -> Result<[Card; 3], LuckError> {
+        self.event
+            .get("cards")
+            .cloned()
+            .and_then(|c| serde_json::from_value(c).ok())
+            .ok_or_else(|| self.bad("a deal without its cards"))
+    }
+
+    /// A `hand_ended` event's two payoffs.
+    pub fn payoffs(&self) -> Result<[i64; 2], LuckError> {
+        self.event
+            .get("payoffs")
+            .cloned()
+            .and_then(|v| serde_json::from_value::<Vec<i64>>(v).ok())
+            .and_then(|v| <[i64; 2]>::try_from(v).ok())
+            .ok_or_else(|| self.bad("an end without two payoffs"))
+    }
 }
 
 /// The state of one hand while its events are read.
@@ -208,7 +263,7 @@ pub fn hand_luck_with(
     see_scale: f64,
     see_offset: f64,
 ) -> Result<Vec<HandLuck>, LuckError> {
-    let settings = classic_two_seats(records)?;
+    let settings = two_seats_of(records, Variant::Classic)?;
     if equity.order != settings.sequence_order {
         *equity = Equity::classic(settings.sequence_order);
     }
@@ -218,23 +273,15 @@ pub fn hand_luck_with(
         let Record::Event { hand, event } = record else {
             continue;
         };
-        let bad = |what: &str| LuckError::Malformed(*hand, what.to_string());
-        let kind = event.get("event").and_then(|k| k.as_str()).unwrap_or("");
-        let seat = || {
-            event
-                .get("seat")
-                .and_then(|s| s.as_u64())
-                .filter(|&s| s < 2)
-                .map(|s| s as usize)
-                .ok_or_else(|| bad("an event without a valid seat"))
-        };
+        let e = EventFields { hand: *hand, event };
+        let bad = |what: &str| e.bad(what);
+        let kind = e.kind();
         if kind == "hand_started" {
-            let pot = event.get("pot").and_then(|p| p.as_u64()).unwrap_or(0);
             pending = Some(Pending {
                 hand: *hand,
                 cards: [None, None],
                 known: [None, None],
-                pot,
+                pot: e.number("pot").unwrap_or(0),
                 luck0: 0.0,
             });
             continue;
@@ -242,20 +289,13 @@ pub fn hand_luck_with(
         let Some(p) = pending.as_mut().filter(|p| p.hand == *hand) else {
             continue;
         };
-        if let Some(pot) = event.get("pot").and_then(|v| v.as_u64()) {
+        if let Some(pot) = e.number("pot") {
             p.pot = pot;
         }
         match kind {
-            "dealt" => {
-                let cards: [Card; 3] = event
-                    .get("cards")
-                    .cloned()
-                    .and_then(|c| serde_json::from_value(c).ok())
-                    .ok_or_else(|| bad("a deal without its cards"))?;
-                p.cards[seat()?] = Some(cards);
-            }
+            "dealt" => p.cards[e.seat()?] = Some(e.cards()?),
             "saw" => {
-                let s = seat()?;
+                let s = e.seat()?;
                 let scale = p.pot as f64 * see_scale + see_offset;
                 draw(p, s, scale, equity, &bad)?;
             }
@@ -267,15 +307,9 @@ pub fn hand_luck_with(
                         draw(p, s, scale, equity, &bad)?;
                     }
                 }
-                let payoffs: Vec<i64> = event
-                    .get("payoffs")
-                    .cloned()
-                    .and_then(|v| serde_json::from_value(v).ok())
-                    .filter(|v: &Vec<i64>| v.len() == 2)
-                    .ok_or_else(|| bad("an end without two payoffs"))?;
                 out.push(HandLuck {
                     hand: p.hand,
-                    payoffs: [payoffs[0], payoffs[1]],
+                    payoffs: e.payoffs()?,
                     luck: [p.luck0, -p.luck0],
                 });
                 pending = None;

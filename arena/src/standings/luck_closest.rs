@@ -35,7 +35,7 @@ use rules::{Card, SequenceOrder, Variant, hand_value};
 use crate::replay::Record;
 
 use super::controls::HandControls;
-use super::luck::LuckError;
+use super::luck::{EventFields, LuckError, two_seats_of};
 
 /// Strength classes of a hand for the deal's terms.
 pub const BUCKETS: usize = 8;
@@ -233,37 +233,20 @@ pub fn hand_controls(
     records: &[Record],
     table: &DealTable,
 ) -> Result<Vec<HandControls>, LuckError> {
-    let Some(Record::Header(header)) = records.first() else {
-        return Err(LuckError::NoHeader);
-    };
-    if header.settings.variant != Variant::Closest555 || header.bots.len() != 2 {
-        return Err(LuckError::Unsupported(format!(
-            "{} with {} seats",
-            header.settings.variant,
-            header.bots.len()
-        )));
-    }
+    two_seats_of(records, Variant::Closest555)?;
     let mut out = Vec::new();
     let mut pending: Option<Pending> = None;
     for record in records {
         let Record::Event { hand, event } = record else {
             continue;
         };
-        let bad = |what: &str| LuckError::Malformed(*hand, what.to_string());
-        let kind = event.get("event").and_then(|k| k.as_str()).unwrap_or("");
-        let number = |key: &str| event.get(key).and_then(|v| v.as_u64());
-        let card =
-            |key: &str| -> Option<Card> { serde_json::from_value(event.get(key)?.clone()).ok() };
-        let seat = || {
-            number("seat")
-                .filter(|&s| s < 2)
-                .map(|s| s as usize)
-                .ok_or_else(|| bad("an event without a valid seat"))
-        };
+        let e = EventFields { hand: *hand, event };
+        let bad = |what: &str| e.bad(what);
+        let kind = e.kind();
         if kind == "hand_started" {
             pending = Some(Pending {
                 hand: *hand,
-                dealer: number("dealer").unwrap_or(0) as usize,
+                dealer: e.number("dealer").unwrap_or(0) as usize,
                 hands: [None, None],
                 seen: 0,
                 z: [vec![0.0; table.features()], vec![0.0; table.features()]],
@@ -276,19 +259,15 @@ pub fn hand_controls(
         };
         match kind {
             "dealt" => {
-                let cards: [Card; 3] = event
-                    .get("cards")
-                    .cloned()
-                    .and_then(|c| serde_json::from_value(c).ok())
-                    .ok_or_else(|| bad("a deal without its cards"))?;
-                p.hands[seat()?] = Some(cards);
+                let cards = e.cards()?;
+                p.hands[e.seat()?] = Some(cards);
                 for c in cards {
                     p.seen |= 1 << c.index();
                 }
             }
             "swapped" => {
-                let s = seat()?;
-                let (Some(discarded), Some(drawn)) = (card("discarded"), card("drawn")) else {
+                let s = e.seat()?;
+                let (Some(discarded), Some(drawn)) = (e.card("discarded"), e.card("drawn")) else {
                     return Err(bad("a swap without its cards"));
                 };
                 deal_terms(p, table, &bad)?;
@@ -296,15 +275,9 @@ pub fn hand_controls(
             }
             "hand_ended" => {
                 deal_terms(p, table, &bad)?;
-                let payoffs: Vec<i64> = event
-                    .get("payoffs")
-                    .cloned()
-                    .and_then(|v| serde_json::from_value(v).ok())
-                    .filter(|v: &Vec<i64>| v.len() == 2)
-                    .ok_or_else(|| bad("an end without two payoffs"))?;
                 out.push(HandControls {
                     hand: p.hand,
-                    payoffs: [payoffs[0], payoffs[1]],
+                    payoffs: e.payoffs()?,
                     z: std::mem::take(&mut p.z),
                 });
                 pending = None;
