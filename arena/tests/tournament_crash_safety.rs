@@ -78,7 +78,7 @@ fn run_to_completion(file: &Path, out: &Path) -> Output {
 /// Starts the tournament in the background, with its own `TMPDIR` (keep it until the child
 /// is gone: a SIGKILLed arena leaves its scratch directories there).
 fn start(file: &Path, out: &Path) -> (Child, tempfile::TempDir) {
-    let tmp = common::process_tmpdir();
+    let tmp = common::process_tmpdir::process_tmpdir();
     let child = Command::new(common::arena())
         .env("TMPDIR", tmp.path())
         .args(args(file, out))

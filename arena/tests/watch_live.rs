@@ -27,7 +27,7 @@ impl Drop for Watched {
 }
 
 fn start(args: &[&str]) -> Watched {
-    let tmp = process_tmpdir();
+    let tmp = process_tmpdir::process_tmpdir();
     let mut child = Command::new(arena())
         .env("TMPDIR", tmp.path())
         .args(args)

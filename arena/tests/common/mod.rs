@@ -5,6 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+pub mod process_tmpdir;
+
 /// The arena binary under test.
 pub fn arena() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_arena"))
@@ -34,20 +36,6 @@ pub fn sample_bot(name: &str) -> String {
 /// A Python bot of the repository, as a `--bot` command.
 pub fn python_bot(relative: &str) -> String {
     format!("python3 {}", root().join(relative).display())
-}
-
-/// A `TMPDIR` for an arena process a test may SIGKILL (which leaves the arena no chance to
-/// remove its bots' and checks' scratch directories): under the target directory, removed
-/// with the value. Mode 0755 like `/tmp` (without its sticky bit), so that a bot started
-/// under its own uid reaches its directory in it.
-pub fn process_tmpdir() -> tempfile::TempDir {
-    use std::os::unix::fs::PermissionsExt;
-    let dir = tempfile::Builder::new()
-        .prefix("process-tmp-")
-        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
-        .unwrap();
-    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-    dir
 }
 
 /// Runs the arena with `args` from the workspace root.

@@ -16,17 +16,9 @@ pub struct Process {
     _tmp: tempfile::TempDir,
 }
 
-/// A `TMPDIR` for one server or worker, under the target directory. Mode 0755 like `/tmp`
-/// (without its sticky bit): a bot started under its own uid must reach its directory in it.
-fn process_tmp() -> tempfile::TempDir {
-    use std::os::unix::fs::PermissionsExt;
-    let dir = tempfile::Builder::new()
-        .prefix("process-tmp-")
-        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
-        .unwrap();
-    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-    dir
-}
+#[path = "../../../arena/tests/common/process_tmpdir.rs"]
+mod process_tmpdir;
+use process_tmpdir::process_tmpdir;
 
 impl Process {
     /// SIGKILL now (as a crash or the OOM killer would), and reap it.
@@ -50,7 +42,7 @@ pub struct Server {
 
 /// Starts `arena-server CONTEST --listen 127.0.0.1:0 EXTRA...` and waits for its address.
 pub fn start_server_with(contest: &Path, extra: &[&str]) -> Server {
-    let tmp = process_tmp();
+    let tmp = process_tmpdir();
     let mut child = Command::new(env!("CARGO_BIN_EXE_arena-server"))
         .env("TMPDIR", tmp.path())
         .arg(contest)
@@ -92,7 +84,7 @@ pub fn start_server(contest: &Path) -> Server {
 /// the documentation advises); its stderr goes to `DATA.log`.
 pub fn start_worker(db_url: &str, data: &Path, name: &str) -> Process {
     let log = std::fs::File::create(data.with_extension("log")).unwrap();
-    let tmp = process_tmp();
+    let tmp = process_tmpdir();
     let child = Command::new(env!("CARGO_BIN_EXE_arena-worker"))
         .env("ARENA_DB_URL", db_url)
         .env("TMPDIR", tmp.path())
