@@ -69,13 +69,8 @@ pub async fn prepare(
             tokens[0].name
         ));
     }
-    let submissions = Submissions::new(
-        db.clone(),
-        data.join("uploads"),
-        contest.uploads.clone(),
-        contest.languages.clone(),
-    )
-    .with_context(|| format!("cannot prepare {}", data.join("uploads").display()))?;
+    let submissions = Submissions::of_contest(db.clone(), &contest)
+        .with_context(|| format!("cannot prepare {}", data.join("uploads").display()))?;
     Ok((AppState::new(Arc::new(contest), db, submissions), notes))
 }
 

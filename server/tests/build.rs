@@ -35,13 +35,7 @@ async fn site(t: &common::TestDb, build: &str) -> Site {
     );
     let contest = Arc::new(Contest::parse(&text, Path::new("contest.toml"), dir.path()).unwrap());
     std::fs::create_dir_all(&contest.data_dir).unwrap();
-    let submissions = Submissions::new(
-        t.db.clone(),
-        contest.data_dir.join("uploads"),
-        contest.uploads.clone(),
-        contest.languages.clone(),
-    )
-    .unwrap();
+    let submissions = Submissions::of_contest(t.db.clone(), &contest).unwrap();
     let builder =
         Arc::new(Builder::new(t.db.clone(), contest.clone(), Arc::new(Notify::new())).unwrap());
     let user =

@@ -88,13 +88,7 @@ async fn site(t: &common::TestDb) -> Site {
 
 /// A server's state over the same database and data directory (a restart makes a new one).
 fn state_of(db: &Db, contest: &Arc<Contest>) -> Shared {
-    let submissions = Submissions::new(
-        db.clone(),
-        contest.data_dir.join("uploads"),
-        contest.uploads.clone(),
-        contest.languages.clone(),
-    )
-    .unwrap();
+    let submissions = Submissions::of_contest(db.clone(), contest).unwrap();
     AppState::new(contest.clone(), db.clone(), submissions)
 }
 
@@ -206,13 +200,7 @@ impl Site {
 
     /// Three owners' Python kit bots, built and checked by the pipeline.
     async fn three_bots(&self) {
-        let submissions = Submissions::new(
-            self.db.clone(),
-            self.contest.data_dir.join("uploads"),
-            self.contest.uploads.clone(),
-            self.contest.languages.clone(),
-        )
-        .unwrap();
+        let submissions = Submissions::of_contest(self.db.clone(), &self.contest).unwrap();
         let builder = Builder::new(
             self.db.clone(),
             self.contest.clone(),

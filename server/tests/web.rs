@@ -53,13 +53,7 @@ async fn app_with(t: &common::TestDb, extra: &str, upload_burst: Option<u32>) ->
     if !tokens.is_empty() {
         server::accounts::provision::write_setup_tokens(&contest.data_dir, &tokens).unwrap();
     }
-    let submissions = Submissions::new(
-        t.db.clone(),
-        contest.data_dir.join("uploads"),
-        contest.uploads.clone(),
-        contest.languages.clone(),
-    )
-    .unwrap();
+    let submissions = Submissions::of_contest(t.db.clone(), &contest).unwrap();
     let state = match upload_burst {
         None => AppState::new(Arc::new(contest), t.db.clone(), submissions),
         Some(burst) => AppState::with_limiters(

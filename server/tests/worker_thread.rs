@@ -31,13 +31,7 @@ on_both!(a_worker_thread_plays_until_stopped, |t| {
     );
     let contest = Arc::new(Contest::parse(&text, Path::new("contest.toml"), dir.path()).unwrap());
     std::fs::create_dir_all(&contest.data_dir).unwrap();
-    let submissions = Submissions::new(
-        t.db.clone(),
-        contest.data_dir.join("uploads"),
-        contest.uploads.clone(),
-        contest.languages.clone(),
-    )
-    .unwrap();
+    let submissions = Submissions::of_contest(t.db.clone(), &contest).unwrap();
     for owner in ["ann", "ben"] {
         let user =
             t.db.create_user(owner, owner, Some("$argon2id$x"), None, false)

@@ -156,13 +156,7 @@ fn uploads(
 
 /// The two bots uploaded and built; their names and run commands.
 async fn ready_bots(db: &Db, contest: &Arc<Contest>, kit: &str) -> Vec<(String, Vec<String>)> {
-    let submissions = Submissions::new(
-        db.clone(),
-        contest.data_dir.join("uploads"),
-        contest.uploads.clone(),
-        contest.languages.clone(),
-    )
-    .expect("uploads");
+    let submissions = Submissions::of_contest(db.clone(), contest).expect("uploads");
     let builder =
         Builder::new(db.clone(), contest.clone(), Arc::new(Notify::new())).expect("builder");
     let mut versions = Vec::new();

@@ -14,13 +14,7 @@ use server::web::{self, AppState, Shared};
 /// uploads all come from 127.0.0.1; the contest's limit, 5 at once then one every 10 s per
 /// address and per account, would measure the limiter, not the server).
 pub fn state(contest: Arc<Contest>, db: Db, open_uploads: bool) -> Shared {
-    let submissions = Submissions::new(
-        db.clone(),
-        contest.data_dir.join("uploads"),
-        contest.uploads.clone(),
-        contest.languages.clone(),
-    )
-    .expect("the uploads directory");
+    let submissions = Submissions::of_contest(db.clone(), &contest).expect("the uploads directory");
     if open_uploads {
         AppState::with_limiters(
             contest,

@@ -88,6 +88,17 @@ impl Submissions {
         })
     }
 
+    /// The contest's submissions: its versions' files in `DATA_DIR/uploads`, its upload
+    /// policy and languages.
+    pub fn of_contest(db: Db, contest: &crate::config::Contest) -> std::io::Result<Submissions> {
+        Submissions::new(
+            db,
+            contest.data_dir.join("uploads"),
+            contest.uploads.clone(),
+            contest.languages.clone(),
+        )
+    }
+
     pub fn policy(&self) -> &UploadPolicy {
         &self.policy
     }

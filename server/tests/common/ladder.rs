@@ -159,13 +159,7 @@ impl Ladder {
     }
 
     pub fn submissions(&self) -> Submissions {
-        Submissions::new(
-            self.db.clone(),
-            self.contest.data_dir.join("uploads"),
-            self.contest.uploads.clone(),
-            self.contest.languages.clone(),
-        )
-        .unwrap()
+        Submissions::of_contest(self.db.clone(), &self.contest).unwrap()
     }
 
     /// The whole site, as the server serves it.
