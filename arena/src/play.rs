@@ -14,6 +14,7 @@ use protocol::{
 use rules::{Card, Event, Hand};
 
 use crate::bot::BotSpec;
+use crate::referee::mix_draw::MixDraws;
 use crate::referee::{Connection, fallback};
 use crate::replay::{annotate, describe_event, describe_value};
 
@@ -211,6 +212,10 @@ pub async fn play<R: BufRead, W: Write>(
     let mut total = 0i64;
     let mut next_id = 1;
     let mut quit = false;
+    // The draws of the bots' mixed answers, one stream per seat, as in a match.
+    let mut draws: Vec<MixDraws> = (0..n)
+        .map(|seat| MixDraws::new(config.seed, seat, None))
+        .collect();
     for h in 0..config.hands {
         if quit {
             break;
@@ -258,19 +263,31 @@ pub async fn play<R: BufRead, W: Write>(
                 // the hand, and a bot that stopped working is not asked again.
                 let answer = match connections[seat].as_mut() {
                     Some(c) if !forced[seat] => match c.ask(&request).await {
-                        Ok(asked) => {
-                            // Said here; the hand below plays the fallback for it.
-                            if let Some(why) =
-                                protocol::explain::refusal(&asked.action, &request.legal)
-                            {
+                        Ok(asked) => match asked.resolve(&request.legal, &mut draws[seat]) {
+                            Ok((action, _)) => {
+                                // Said here; the hand below plays the fallback for it.
+                                if let Some(why) =
+                                    protocol::explain::refusal(&action, &request.legal)
+                                {
+                                    writeln!(
+                                        console.output,
+                                        "  ! {} fault (illegal): {why}",
+                                        names[seat]
+                                    )?;
+                                }
+                                Some(action)
+                            }
+                            Err(fault) => {
+                                // The arena plays the fallback for it, as for an illegal
+                                // action.
                                 writeln!(
                                     console.output,
-                                    "  ! {} fault (illegal): {why}",
-                                    names[seat]
+                                    "  ! {} fault (illegal): {}",
+                                    names[seat], fault.detail
                                 )?;
+                                None
                             }
-                            Some(asked.action)
-                        }
+                        },
                         Err(fault) => {
                             writeln!(
                                 console.output,

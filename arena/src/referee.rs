@@ -7,6 +7,7 @@
 mod connection;
 mod match_config;
 mod match_runner;
+pub mod mix_draw;
 mod request_ids;
 mod result;
 mod transcript;

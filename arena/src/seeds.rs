@@ -28,9 +28,17 @@ pub const BLOCK_SEED: Domain = Domain(b"teenpatti-arena:blk-seed");
 /// seed and the stream `match index × 2¹⁶ + seat`: every match and every seat its own seed.
 pub const MATCH_BOT_SEED: Domain = Domain(b"teenpatti-arena:ind-seed");
 
+/// The draws of a seat's mixed answers (`crate::referee::mix_draw`): the key from the match
+/// seed and the seat, then one stream per draw.
+pub const MIX_DRAW: Domain = Domain(b"teenpatti-arena:mix-draw");
+
 // The deal's keys end in eight zero bytes; ours never do (see the module comment).
-const _: () =
-    assert!(ends_nonzero(BOT_SEED) && ends_nonzero(BLOCK_SEED) && ends_nonzero(MATCH_BOT_SEED));
+const _: () = assert!(
+    ends_nonzero(BOT_SEED)
+        && ends_nonzero(BLOCK_SEED)
+        && ends_nonzero(MATCH_BOT_SEED)
+        && ends_nonzero(MIX_DRAW)
+);
 
 const fn ends_nonzero(domain: Domain) -> bool {
     let mut i = 16;

@@ -15,7 +15,7 @@
 //! (its own cross-fit, its own sequential fit). `LUCK_BUCKETS` and `LUCK_RIDGE` try other
 //! strength classes and ridge penalties (on the training seeds only); `LUCK_RANDOM=1` (bot B is
 //! the random bot) or `0` (bot A is) adds the experiment's decision terms (see
-//! `action_terms`).
+//! `action_terms`), with `LUCK_PHI=rich` their richer features (strength-class cells).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -34,16 +34,27 @@ use rules::{Hand, LegalAction, Variant, hand_value};
 /// hand ended, else pot × (seat 0's showdown share − ½), 1, the pot). It measures what a bot
 /// that declared its policy would let the arena remove (BENCHMARKS.md section 6). Per hand,
 /// from seat 0's side.
-const ACTION_FEATURES: usize = 4;
+const BASIC_FEATURES: usize = 4;
 fn action_terms(records: &[Record], seat: usize) -> BTreeMap<u64, Vec<f64>> {
     let Some(Record::Header(header)) = records.first() else {
         panic!("no header")
     };
     let order = header.settings.sequence_order;
+    let rich = std::env::var("LUCK_PHI").is_ok_and(|v| v == "rich");
+    let table = arena::standings::luck_closest::DealTable::new(order);
+    let b = arena::standings::luck_closest::BUCKETS;
+    #[allow(non_snake_case)]
+    let ACTION_FEATURES = if rich {
+        BASIC_FEATURES + 3 * b * b
+    } else {
+        BASIC_FEATURES
+    };
     let key = |c: &[rules::Card; 3]| hand_value(Variant::Closest555, order, c).key();
-    let phi = |h: &Hand| -> [f64; ACTION_FEATURES] {
+    let phi = |h: &Hand| -> Vec<f64> {
+        let mut f = vec![0.0; ACTION_FEATURES];
         if let Some(p) = h.payoffs() {
-            return [p[0] as f64, 0.0, 0.0, 0.0];
+            f[0] = p[0] as f64;
+            return f;
         }
         let (k0, k1) = (key(&h.cards(0)), key(&h.cards(1)));
         let share = match k0.cmp(&k1) {
@@ -52,7 +63,16 @@ fn action_terms(records: &[Record], seat: usize) -> BTreeMap<u64, Vec<f64>> {
             std::cmp::Ordering::Less => 0.0,
         };
         let pot = h.pot() as f64;
-        [0.0, pot * (share - 0.5), 1.0, pot]
+        f[1] = pot * (share - 0.5);
+        f[2] = 1.0;
+        f[3] = pot;
+        if rich {
+            let cell = table.class(&h.cards(0)) * b + table.class(&h.cards(1));
+            f[BASIC_FEATURES + cell] = 1.0;
+            f[BASIC_FEATURES + b * b + cell] = pot;
+            f[BASIC_FEATURES + 2 * b * b + cell] = h.stake() as f64;
+        }
+        f
     };
     let mut out = BTreeMap::new();
     let mut current: Option<(u64, Hand)> = None;
@@ -78,7 +98,7 @@ fn action_terms(records: &[Record], seat: usize) -> BTreeMap<u64, Vec<f64>> {
                 if *s == seat {
                     let legal = h.legal();
                     let names = legal.len() as f64;
-                    let mut expected = [0.0; ACTION_FEATURES];
+                    let mut expected = vec![0.0; ACTION_FEATURES];
                     for entry in &legal {
                         let instances: Vec<rules::Action> = match entry {
                             LegalAction::Bet {

@@ -6,6 +6,7 @@
 pub mod explain;
 pub mod fault;
 pub mod message;
+pub mod mix;
 pub mod read;
 pub mod wire;
 
@@ -13,6 +14,7 @@ pub use fault::FaultKind;
 pub use message::{
     Answer, ArenaMessage, BotHello, FaultNotice, Hello, MatchEnd, Request, TimeLimits,
 };
+pub use mix::{Choice, MixAnswer, MixEntry, Reply};
 pub use rules::{
     Action, Card, DecisionKind, Event, HandDescription, LegalAction, PlayerView, SequenceOrder,
     Settings, Variant, describe, hand_value,

@@ -12,6 +12,7 @@ use serde::de::{Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
 use crate::message::{Answer, BotHello};
+use crate::mix::{MAX_MIX_ENTRIES, MixAnswer, MixEntry, Reply, SUM_TOLERANCE};
 use rules::{Action, Card};
 
 /// The byte order mark some Windows tools put at the start of a UTF-8 stream.
@@ -229,10 +230,23 @@ pub const ACTION_NAMES: [&str; 9] = [
 /// Reads a bot's answer to a request. Unknown fields, and parameters the action does not take,
 /// are ignored, as the protocol says.
 pub fn read_answer(line: &str) -> Result<Answer, LineError> {
+    answer_of(&Fields::read(line)?)
+}
+
+/// Reads a bot's answer of either form: one action (as [`read_answer`]) or a mix
+/// (`{"id":7,"mix":[{"action":"pack","p":0.5},...]}`, see [`crate::mix`]).
+pub fn read_reply(line: &str) -> Result<Reply, LineError> {
     let fields = Fields::read(line)?;
-    fields.once(&["id", "action", "amount", "card"])?;
-    let mut problems = Vec::new();
-    let id = match fields.get("id") {
+    if fields.get("mix").is_some() {
+        mix_answer_of(&fields).map(Reply::Mix)
+    } else {
+        answer_of(&fields).map(Reply::Action)
+    }
+}
+
+/// The `id` of an answer, or the problem with it.
+fn id_of(fields: &Fields<'_>, problems: &mut Vec<String>) -> Option<u64> {
+    match fields.get("id") {
         None => {
             problems.push("no \"id\": echo the id of the request you answer".to_string());
             None
@@ -240,7 +254,13 @@ pub fn read_answer(line: &str) -> Result<Answer, LineError> {
         Some(raw) => number_field("id", raw, u64::MAX, "7")
             .map_err(|p| problems.push(p))
             .ok(),
-    };
+    }
+}
+
+fn answer_of(fields: &Fields<'_>) -> Result<Answer, LineError> {
+    fields.once(&["id", "action", "amount", "card"])?;
+    let mut problems = Vec::new();
+    let id = id_of(fields, &mut problems);
     let action = match fields.get("action") {
         None => {
             problems.push(format!("no \"action\": one of {}", ACTION_NAMES.join(", ")));
@@ -254,7 +274,7 @@ pub fn read_answer(line: &str) -> Result<Answer, LineError> {
                 ));
                 None
             }
-            Ok(name) => action(&name, &fields).map_err(|p| problems.push(p)).ok(),
+            Ok(name) => action(&name, fields).map_err(|p| problems.push(p)).ok(),
         },
     };
     match (id, action) {
@@ -264,6 +284,119 @@ pub fn read_answer(line: &str) -> Result<Answer, LineError> {
             id,
         }),
     }
+}
+
+const MIX_EXAMPLE: &str =
+    r#""mix":[{"action":"pack","p":0.25},{"action":"bet","amount":4,"p":0.75}]"#;
+
+/// A mixed answer: `id` and `mix`, every entry an action with its probability `p`, the
+/// probabilities adding up to 1 (within [`SUM_TOLERANCE`]), no action twice.
+fn mix_answer_of(fields: &Fields<'_>) -> Result<MixAnswer, LineError> {
+    fields.once(&["id", "mix"])?;
+    let mut problems = Vec::new();
+    let id = id_of(fields, &mut problems);
+    if fields.get("action").is_some() {
+        problems.push("give either \"action\" or \"mix\", not both".into());
+    }
+    let raw = fields.get("mix").expect("called when there is a mix");
+    let mix = match serde_json::from_str::<Vec<&RawValue>>(raw) {
+        Err(_) => {
+            problems.push(format!(
+                "\"mix\" is {}; write an array of actions with probabilities, e.g. {MIX_EXAMPLE}",
+                describe(raw)
+            ));
+            None
+        }
+        Ok(entries) if entries.is_empty() => {
+            problems.push(format!(
+                "\"mix\" is empty; give at least one action, e.g. {MIX_EXAMPLE}"
+            ));
+            None
+        }
+        Ok(entries) if entries.len() > MAX_MIX_ENTRIES => {
+            problems.push(format!(
+                "\"mix\" has {} entries; at most {MAX_MIX_ENTRIES}",
+                entries.len()
+            ));
+            None
+        }
+        Ok(entries) => {
+            let before = problems.len();
+            let mut mix: Vec<MixEntry> = Vec::with_capacity(entries.len());
+            for (i, raw) in entries.iter().enumerate() {
+                match mix_entry(raw.get()) {
+                    Ok(entry) => {
+                        if let Some(j) = mix.iter().position(|e| e.action == entry.action) {
+                            problems.push(format!(
+                                "mix[{i}] gives the action of mix[{j}] again; give each action once"
+                            ));
+                        }
+                        mix.push(entry);
+                    }
+                    Err(p) => problems.push(format!("mix[{i}]: {p}")),
+                }
+            }
+            if problems.len() == before {
+                let sum: f64 = mix.iter().map(|e| e.p).sum();
+                if (sum - 1.0).abs() > SUM_TOLERANCE {
+                    problems.push(format!(
+                        "the probabilities of \"mix\" add up to {sum}, not 1"
+                    ));
+                }
+            }
+            Some(mix)
+        }
+    };
+    match (id, mix) {
+        (Some(id), Some(mix)) if problems.is_empty() => Ok(MixAnswer { id, mix }),
+        _ => Err(LineError {
+            message: problems.join("; "),
+            id,
+        }),
+    }
+}
+
+/// One entry of a mix: an action with its parameters, and `p`.
+fn mix_entry(raw: &str) -> Result<MixEntry, String> {
+    let fields: Fields<'_> = serde_json::from_str(raw).map_err(|_| {
+        format!(
+            "{} is not an object; each entry is an action with its probability, e.g. \
+             {{\"action\":\"pack\",\"p\":0.25}}",
+            describe(raw)
+        )
+    })?;
+    fields
+        .once(&["action", "amount", "card", "p"])
+        .map_err(|e| e.message)?;
+    let name = match fields.get("action") {
+        None => return Err(format!("no \"action\": one of {}", ACTION_NAMES.join(", "))),
+        Some(raw) => serde_json::from_str::<String>(raw).map_err(|_| {
+            format!(
+                "\"action\" is {}; write the action's name as a string, e.g. \"action\":\"pack\"",
+                describe(raw)
+            )
+        })?,
+    };
+    let action = action(&name, &fields)?;
+    let p = match fields.get("p") {
+        None => return Err("no \"p\": give the action's probability, e.g. \"p\":0.25".into()),
+        Some(raw) => match serde_json::from_str::<f64>(raw) {
+            Err(_) if raw.starts_with(|c: char| c == '-' || c.is_ascii_digit()) => {
+                return Err(format!("\"p\":{} is not between 0 and 1", echo(raw)));
+            }
+            Err(_) => {
+                return Err(format!(
+                    "\"p\" is {}; write a probability as a number, e.g. \"p\":0.25",
+                    describe(raw)
+                ));
+            }
+            Ok(p) if !(0.0..=1.0).contains(&p) => {
+                return Err(format!("\"p\":{} is not between 0 and 1", echo(raw)));
+            }
+            Ok(p) => p,
+        },
+    };
+    Ok(MixEntry { action, p })
 }
 
 /// The action named `name`, with its parameter read from `fields`.

@@ -19,8 +19,8 @@ use std::path::Path;
 
 use jsonschema::Validator;
 use protocol::{
-    Action, Answer, ArenaMessage, BotHello, Card, FaultNotice, Hello, LegalAction, MatchEnd,
-    Request, SequenceOrder, Variant, describe,
+    Action, ArenaMessage, BotHello, Card, FaultNotice, Hello, LegalAction, MatchEnd, Request,
+    SequenceOrder, Variant, describe,
 };
 use serde_json::{Value, json};
 
@@ -218,7 +218,7 @@ fn shape(value: &Value) -> Option<Shape> {
     match value.get("type").and_then(Value::as_str) {
         Some("hello") if has("name") && !has("game") => Some(Shape::BotHello),
         Some(_) => Some(Shape::ArenaMessage),
-        None if has("id") && has("action") => Some(Shape::Answer),
+        None if has("id") && (has("action") || has("mix")) => Some(Shape::Answer),
         None if has("action") => Some(Shape::LegalOrApplied),
         None if has("kind") => Some(Shape::HandValue),
         None if has("seat") && has("cards") && has("value") => Some(Shape::RevealedHand),
@@ -369,7 +369,7 @@ fn check(schemas: &Schemas, example: &Example) -> (Option<Shape>, Vec<String>) {
             let rust_ok = if shape == Shape::BotHello {
                 BotHello::read(&text).is_ok()
             } else {
-                Answer::read(&text).is_ok()
+                protocol::Reply::read(&text).is_ok()
             };
             let want = example.source != Source::FromBotMalformed;
             if schema_ok != want {

@@ -1247,8 +1247,10 @@ fn protocol_md_documents_every_field_of_the_schema() {
             "### Answer (bot to arena)",
             &bot,
             &[
-                "/$defs/answer/oneOf/0/properties",
-                "/$defs/answer/oneOf/1/properties",
+                "/$defs/action_fields/oneOf/0/properties",
+                "/$defs/action_fields/oneOf/1/properties",
+                "/$defs/mix_answer/properties",
+                "/$defs/mix_entry/properties",
                 "/$defs/answer/properties",
             ],
         ),

@@ -13,9 +13,15 @@ How it picks (documented, because "random" can mean several things):
   2. Then it fills in the parameters uniformly: a bet amount among every legal amount
      (from min to max, in steps of multiple_of); a swap card among the offered cards.
 
-Reproducible: the random generator is seeded from hello's `seed` and this bot's seat (and
-the hand it joins at, for a restarted bot), so the same match plays the same way again.
-`--seed N` on the command line replaces hello's seed.
+Who draws: by default the bot answers with a MIX (PROTOCOL.md, "Mixed answers"): every
+legal answer with its probability from the two steps above, and the arena draws the action.
+The arena then knows this bot's strategy exactly (the replay records it), which is what an
+estimate needs to take the variance of these coin flips out of a result (BENCHMARKS.md,
+section 6), and the draws are as reproducible as the deal.
+
+`--seed N` makes the bot draw itself instead, with a generator seeded from N, its seat and
+the hand it joins at (so the same match plays the same way again): for arenas without mixed
+answers, and for two copies that must not play alike outside a tournament.
 
 Run:  python3 sample-bots/python/random_bot.py [--seed N]
 """
@@ -33,14 +39,26 @@ seed_override = None
 
 
 def on_hello(state):
-    """Seed the generator. Called at every hello (a bot restarted mid-match gets a new one)."""
+    """Seed the generator (used with --seed). Called at every hello (a bot restarted
+    mid-match gets a new one)."""
     seed = state.seed if seed_override is None else seed_override
     # A string seed is hashed the same way on every run and every Python 3 version.
     rng.seed("random-bot:%s:%s:%s" % (seed, state.seat, state.first_hand))
 
 
+def policy(legal):
+    """The two steps as probabilities: each name 1/len(names), shared among its instances."""
+    answers = legal.instances()
+    per_name = {}
+    for a in answers:
+        per_name[a["action"]] = per_name.get(a["action"], 0) + 1
+    return [(a, 1.0 / len(per_name) / per_name[a["action"]]) for a in answers]
+
+
 def decide(request, state):
     legal = tp.Legal(request)
+    if seed_override is None:
+        return legal.mix(policy(legal))        # the arena draws
     name = rng.choice(legal.names())           # step 1: the action, uniformly by name
     if name == "bet":
         return legal.bet(rng.choice(legal.bet_amounts()))    # step 2: the amount

@@ -398,6 +398,34 @@ class Legal:
             raise ValueError("cannot swap %s; may swap %s" % (card, self.swap_cards()))
         return {"action": "swap", "card": card}
 
+    # -- mixed answers ---------------------------------------------------------------------
+
+    # The actions of protocol version 1 (a later arena may offer more; instances() skips them).
+    ACTIONS = ("pack", "see", "bet", "show", "sideshow", "swap", "keep", "accept", "refuse")
+
+    def instances(self):
+        """Every legal answer of this decision: one per action without parameters, one per
+        bet amount, one per card you may swap (actions this helper does not know are left
+        out)."""
+        answers = []
+        for name in self.names():
+            if name not in self.ACTIONS:
+                continue
+            if name == "bet":
+                answers += [{"action": "bet", "amount": a} for a in self.bet_amounts()]
+            elif name == "swap":
+                answers += [{"action": "swap", "card": c} for c in self.swap_cards()]
+            else:
+                answers.append({"action": name})
+        return answers
+
+    def mix(self, weighted):
+        """A mixed answer: `weighted` is a list of (answer, probability) pairs, e.g.
+        [(legal.action("pack"), 0.25), (legal.bet(4), 0.75)], probabilities adding up to 1.
+        The arena draws the action it plays (and tells you in the event that follows), so it
+        knows your strategy exactly; PROTOCOL.md, "Mixed answers"."""
+        return {"mix": [dict(answer, p=p) for answer, p in weighted]}
+
     # -- checking --------------------------------------------------------------------------
 
     def safe_default(self):
@@ -408,9 +436,30 @@ class Legal:
         return {"action": self.names()[0]} if self.entries else {"action": name}
 
     def allows(self, answer):
-        """Whether `answer` (a dict like {"action": "bet", "amount": 4}) is legal here."""
+        """Whether `answer` (a dict like {"action": "bet", "amount": 4}, or a mix) is legal
+        here. A mix is legal when every entry is, no action is given twice and the
+        probabilities (each between 0 and 1) add up to 1."""
         if not isinstance(answer, dict):
             return False
+        if "mix" in answer:
+            entries = answer["mix"]
+            if not isinstance(entries, list) or not entries or "action" in answer:
+                return False
+            seen = set()
+            total = 0.0
+            for entry in entries:
+                if not isinstance(entry, dict):
+                    return False
+                p = entry.get("p")
+                if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1:
+                    return False
+                plain = {k: v for k, v in entry.items() if k != "p"}
+                key = json.dumps(plain, sort_keys=True)
+                if key in seen or not self.allows(plain):
+                    return False
+                seen.add(key)
+                total += p
+            return abs(total - 1) <= 1e-6
         entry = self.entry(answer.get("action"))
         if entry is None:
             return False

@@ -131,6 +131,54 @@ def legality_problem(request, answer):
     return None
 
 
+def mix_problem(request, answer):
+    """None if `answer` is a legal mixed answer to `request` (PROTOCOL.md, "Mixed answers"):
+    every entry a legal answer with a probability p in [0, 1], no action twice, the
+    probabilities adding up to 1; else a description of the problem."""
+    if answer.get("id") != request["id"]:
+        return "id %r, expected %r" % (answer.get("id"), request["id"])
+    if "action" in answer:
+        return "both an action and a mix"
+    entries = answer["mix"]
+    if not isinstance(entries, list) or not entries:
+        return "mix %r is not a non-empty list" % (entries,)
+    seen = []
+    for i, entry in enumerate(entries):
+        p = entry.get("p") if isinstance(entry, dict) else None
+        if type(p) not in (int, float) or not 0 <= p <= 1:
+            return "mix[%d] has no probability between 0 and 1: %r" % (i, entry)
+        plain = {k: v for k, v in entry.items() if k != "p"}
+        problem = legality_problem(request, dict(plain, id=request["id"]))
+        if problem:
+            return "mix[%d]: %s" % (i, problem)
+        if plain in seen:
+            return "mix[%d] repeats an action" % i
+        seen.append(plain)
+    total = sum(entry["p"] for entry in entries)
+    if abs(total - 1) > 1e-6:
+        return "the probabilities add up to %r" % total
+    return None
+
+
+def answer_problem(request, answer):
+    """None if `answer` is a legal answer to `request`, plain or mixed."""
+    if isinstance(answer, dict) and "mix" in answer:
+        return mix_problem(request, answer)
+    return legality_problem(request, answer)
+
+
+def draw(request, answer):
+    """The action the fake arena plays for a mixed answer (drawn from the request id, so a
+    script plays the same way every run)."""
+    u = random.Random(request["id"]).random()
+    cumulative = 0.0
+    for entry in answer["mix"]:
+        cumulative += entry["p"]
+        if u < cumulative:
+            break
+    return dict({k: v for k, v in entry.items() if k != "p"}, id=answer["id"])
+
+
 # ---------------------------------------------------------------------------------------------
 # The bot process
 # ---------------------------------------------------------------------------------------------
@@ -282,9 +330,11 @@ class FakeArena:
             answer = json.loads(line)
         except ValueError:
             self.fail("answer is not JSON: %r" % line)
-        problem = legality_problem(request, answer)
+        problem = answer_problem(request, answer)
         if problem:
             self.fail("illegal answer to request %d: %s" % (request["id"], problem))
+        if "mix" in answer:
+            answer = draw(request, answer)
         self.answers.append((request, answer))
         return self.follow(step, request, answer)
 
@@ -703,8 +753,9 @@ class SampleBotTests(unittest.TestCase):
                 self.assertIsNotNone(line, bot.log())
                 answer = json.loads(line)
                 self.assertEqual(answer["id"], 41)
-                self.assertIsNone(legality_problem(template, answer), line)
-                self.assertNotEqual(answer["action"], "future_action")
+                self.assertIsNone(answer_problem(template, answer), line)
+                offered = [e.get("action") for e in answer.get("mix", [answer])]
+                self.assertNotIn("future_action", offered)
                 bot.send({"type": "fault", "id": 41, "fault": "timeout",
                           "detail": "no answer within 1000 ms + bank", "applied":
                           {"action": "pack"}})
@@ -727,7 +778,7 @@ class SampleBotTests(unittest.TestCase):
                 template["id"] = 900
                 bot.send(template)
                 answer = json.loads(bot.read_line())
-                self.assertIsNone(legality_problem(template, answer))
+                self.assertIsNone(answer_problem(template, answer))
 
     def test_the_minimal_bot_in_protocol_md_is_minimal_bot_py(self):
         spec = os.path.join(HERE, "..", "..", "protocol", "PROTOCOL.md")

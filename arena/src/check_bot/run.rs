@@ -10,6 +10,7 @@ use protocol::{
 
 use super::scenarios::Scenario;
 use crate::bot::BotSpec;
+use crate::referee::mix_draw::MixDraws;
 use crate::referee::{Connection, fallback};
 
 /// How a check ended.
@@ -115,6 +116,8 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
     let mut answered: BTreeMap<DecisionKind, (u32, u128)> = BTreeMap::new();
     let mut asked: Vec<DecisionKind> = Vec::new();
     let mut next_id = 1;
+    // The draws of the bot's mixed answers (a check is not a match: any fixed key will do).
+    let mut draws = MixDraws::new(hello.seed, scenario.bot_seat, None);
     let blind_start = scenario.settings.variant.has_blind_play();
     // The check that a broken connection failed: it gets the end of the bot's stderr.
     let mut broken = None;
@@ -147,16 +150,22 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
                 asked.push(decision.kind);
                 let name = format!("{} decision (request {})", decision.kind.name(), request.id);
                 match connection.ask(&request).await {
-                    Ok(asked) => match hand.apply(seat, asked.action) {
+                    Ok(asked) => match asked
+                        .resolve(&request.legal, &mut draws)
+                        .map_err(|fault| fault.detail)
+                        .and_then(|(action, _)| {
+                            hand.apply(seat, action).map_err(|illegal| {
+                                protocol::explain::refusal(&action, &request.legal)
+                                    .unwrap_or_else(|| illegal.to_string())
+                            })
+                        }) {
                         Ok(events) => {
                             let entry = answered.entry(decision.kind).or_default();
                             entry.0 += 1;
                             entry.1 = entry.1.max(asked.elapsed.as_millis());
                             events
                         }
-                        Err(illegal) => {
-                            let why = protocol::explain::refusal(&asked.action, &request.legal)
-                                .unwrap_or_else(|| illegal.to_string());
+                        Err(why) => {
                             let mut c =
                                 check(&name, Outcome::Fail, format!("illegal fault: {why}"));
                             c.sent = Some(crate::referee::excerpt(&asked.line));

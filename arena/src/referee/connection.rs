@@ -6,9 +6,13 @@ use std::time::Duration;
 
 pub use super::request_ids::RequestIds;
 
-use protocol::{Action, Answer, ArenaMessage, BotHello, Card, Event, FaultKind, Hello, Request};
+use protocol::{
+    Action, Answer, ArenaMessage, BotHello, Card, Choice, Event, FaultKind, Hello, LegalAction,
+    MixEntry, Reply, Request,
+};
 use tokio::time::{Instant, Sleep};
 
+use super::mix_draw::{self, MixDraws};
 use super::transcript::Transcript;
 use crate::bot::{
     BotProcess, BotSpec, DecisionStderr, ExitSummary, ReadError, SpawnError, WriteError,
@@ -59,14 +63,30 @@ impl SeatFault {
 }
 
 /// An answered request.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Asked {
-    pub action: Action,
+    /// What the bot answered: an action, or a mix the referee draws one from
+    /// ([`Asked::resolve`]).
+    pub choice: Choice,
     /// The line the bot sent (the referee quotes it if the action turns out illegal).
     pub line: String,
     pub elapsed: Duration,
     /// Answers to requests that had timed out, which arrived late and were dropped.
     pub stale_lines: u32,
+}
+
+impl Asked {
+    /// The action to play, drawn from `draws` if the bot answered with a mix, and the mix (to
+    /// record). A mix with an action `legal` does not allow is an `illegal` fault, with the
+    /// line.
+    pub fn resolve(
+        &self,
+        legal: &[LegalAction],
+        draws: &mut MixDraws,
+    ) -> Result<(Action, Option<Vec<MixEntry>>), SeatFault> {
+        mix_draw::resolve(self.choice.clone(), legal, draws)
+            .map_err(|why| SeatFault::new(FaultKind::Illegal, why, false).with_line(&self.line))
+    }
 }
 
 /// A live bot process speaking the protocol.
@@ -291,8 +311,8 @@ impl Connection {
                 }
                 Err(e) => return Err(self.read_fault(e).await),
             };
-            let action = match classify(&line, request.id, &self.ids) {
-                Classified::Answer(action) => action,
+            let choice = match classify(&line, request.id, &self.ids) {
+                Classified::Answer(choice) => choice,
                 Classified::Stale(id) => {
                     self.ids.answered_late(id);
                     stale_lines += 1;
@@ -305,7 +325,7 @@ impl Connection {
                 .bank
                 .saturating_sub(elapsed.saturating_sub(self.decision));
             return Ok(Asked {
-                action,
+                choice,
                 line,
                 elapsed,
                 stale_lines,
@@ -365,10 +385,10 @@ fn write_fault(error: WriteError) -> SeatFault {
 }
 
 /// What one line read from a bot means while request `pending_id` waits for its answer.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Classified {
-    /// The answer to the pending request.
-    Answer(Action),
+    /// The answer to the pending request: an action, or a mix to draw one from.
+    Answer(Choice),
     /// A late answer to a request of this bot that timed out (or any JSON object with that
     /// `id`): it is dropped and the wait goes on.
     Stale(u64),
@@ -383,8 +403,8 @@ pub enum Classified {
 /// requests this bot was sent (`ids`). Never panics, whatever the line.
 pub fn classify(line: &str, pending_id: u64, ids: &RequestIds) -> Classified {
     let parsed = match flat_answer(line) {
-        Some(answer) => Ok(answer),
-        None => Answer::read(line),
+        Some(answer) => Ok(Reply::Action(answer)),
+        None => Reply::read(line),
     };
     let answer = match parsed {
         Ok(answer) => answer,
@@ -405,19 +425,16 @@ pub fn classify(line: &str, pending_id: u64, ids: &RequestIds) -> Classified {
             );
         }
     };
-    if answer.id == pending_id {
-        return Classified::Answer(answer.action);
+    let id = answer.id();
+    if id == pending_id {
+        return Classified::Answer(answer.into_choice());
     }
-    if ids.is_late(answer.id) {
-        return Classified::Stale(answer.id);
+    if ids.is_late(id) {
+        return Classified::Stale(id);
     }
     Classified::Fault(
-        SeatFault::new(
-            FaultKind::WrongId,
-            ids.explain_wrong(answer.id, pending_id),
-            false,
-        )
-        .with_line(line),
+        SeatFault::new(FaultKind::WrongId, ids.explain_wrong(id, pending_id), false)
+            .with_line(line),
     )
 }
 
@@ -451,6 +468,8 @@ fn flat_answer(line: &str) -> Option<Answer> {
                 "action" => &mut action,
                 "amount" => &mut amount,
                 "card" => &mut card,
+                // A mix (even beside an action) is the full reader's to read or refuse.
+                "mix" => return None,
                 _ => &mut None,
             };
             if slot.replace(value).is_some() {
@@ -620,12 +639,12 @@ mod tests {
     /// Checks `classify` against the protocol's rules, whatever the line.
     fn check(line: &str, pending: u64) {
         let ids = history(pending);
-        let parsed = Answer::read(line);
+        let parsed = Reply::read(line);
         match classify(line, pending, &ids) {
-            Classified::Answer(action) => {
+            Classified::Answer(choice) => {
                 let answer = parsed.expect("an answer parses as one");
-                assert_eq!(answer.id, pending);
-                assert_eq!(answer.action, action);
+                assert_eq!(answer.id(), pending);
+                assert_eq!(answer.into_choice(), choice);
             }
             Classified::Stale(id) => {
                 assert!(ids.is_late(id), "stale id {id} for pending {pending}");
@@ -642,8 +661,8 @@ mod tests {
                 match fault.kind {
                     FaultKind::WrongId => {
                         let answer = parsed.expect("a wrong id is an answer");
-                        assert!(answer.id != pending && !ids.is_late(answer.id));
-                        assert!(fault.detail.contains(&format!("\"id\":{}", answer.id)));
+                        assert!(answer.id() != pending && !ids.is_late(answer.id()));
+                        assert!(fault.detail.contains(&format!("\"id\":{}", answer.id())));
                     }
                     FaultKind::Malformed => assert!(parsed.is_err(), "{line}"),
                     other => panic!("unexpected fault kind {other} for {line:?}"),
@@ -867,11 +886,11 @@ mod tests {
         ids.sent(5);
         assert_eq!(
             classify(r#"{"id":5,"action":"bet","amount":4}"#, 5, &ids),
-            Classified::Answer(Action::Bet { amount: 4 })
+            Classified::Answer(Choice::Action(Action::Bet { amount: 4 }))
         );
         assert_eq!(
             classify(r#"{"id":5.0,"action":"bet","amount":4.0}"#, 5, &ids),
-            Classified::Answer(Action::Bet { amount: 4 })
+            Classified::Answer(Choice::Action(Action::Bet { amount: 4 }))
         );
         // The late answer to the request that timed out: dropped, whatever its shape.
         assert_eq!(

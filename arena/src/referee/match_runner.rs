@@ -4,13 +4,15 @@ use std::time::Duration;
 
 use futures::future::join_all;
 use protocol::{
-    Action, ArenaMessage, DecisionKind, FaultNotice, Hello, MatchEnd, PROTOCOL_VERSION, Request,
+    Action, ArenaMessage, DecisionKind, FaultNotice, Hello, MatchEnd, MixEntry, PROTOCOL_VERSION,
+    Request,
 };
 use rules::{Event, Hand, SettingsError};
 use tokio_util::sync::CancellationToken;
 
 use super::connection::{Connection, SeatFault};
 use super::match_config::{MatchConfig, SeatConfig, seat_hello_seed};
+use super::mix_draw::MixDraws;
 use super::result::{BotFailure, MatchResult, SeatResult};
 use crate::bot::{DecisionLines, DecisionStderr, SpawnError};
 use crate::replay::{ActionSource, BotRecord, BotStatus, Header, Record, ReplayWriter};
@@ -54,6 +56,9 @@ struct Seat<'a> {
     /// Gathers the stderr lines of each decision when the replay keeps them; shared by every
     /// process of the seat (its byte budget is the seat's for the match).
     decisions: Option<DecisionStderr>,
+    /// The draws of the seat's mixed answers, shared by every process of the seat (a
+    /// restarted bot must not see the draws of its first process again).
+    draws: MixDraws,
     result: SeatResult,
 }
 
@@ -61,6 +66,12 @@ struct Seat<'a> {
 struct Decided {
     elapsed_ms: u64,
     bank_ms: u64,
+}
+
+/// A decision the bot made (not the arena): its timing, and the mix drawn from, if any.
+struct Decision {
+    decided: Decided,
+    mix: Option<Vec<MixEntry>>,
 }
 
 struct Referee<'a> {
@@ -116,6 +127,7 @@ async fn play_match(
                 disabled: false,
                 log: seat.spec.stderr_log.clone(),
                 decisions: config.decision_stderr.map(DecisionStderr::with_budget),
+                draws: MixDraws::new(config.seed, index, seat.bot_seed),
                 result: SeatResult {
                     seat: index,
                     name: seat.spec.name.clone(),
@@ -173,7 +185,7 @@ impl<'a> Referee<'a> {
                 if !forced[seat] {
                     let request = self.request(&hand, hand_index, decision.kind, seat);
                     match self.ask(seat, &request).await {
-                        Ok((action, decided, line)) => match hand.apply(seat, action) {
+                        Ok((action, mix, decided, line)) => match hand.apply(seat, action) {
                             Ok(events) => {
                                 let lines = self.decision_lines(seat).await;
                                 self.record_action(
@@ -181,7 +193,7 @@ impl<'a> Referee<'a> {
                                     seat,
                                     decision.kind,
                                     action,
-                                    Some(decided),
+                                    Some(Decision { decided, mix }),
                                     lines,
                                 )?;
                                 self.dispatch(hand_index, &events)?;
@@ -400,12 +412,13 @@ impl<'a> Referee<'a> {
         )
     }
 
-    /// The bot's action, the time it took and its bank left (ms), and the line it sent.
+    /// The bot's action (drawn, if it answered with a mix, and that mix), the time it took
+    /// and its bank left (ms), and the line it sent.
     async fn ask(
         &mut self,
         seat: usize,
         request: &Request,
-    ) -> Result<(Action, Decided, String), SeatFault> {
+    ) -> Result<(Action, Option<Vec<MixEntry>>, Decided, String), SeatFault> {
         let state = &mut self.seats[seat];
         let connection = state.connection.as_mut().expect("asked seats have a bot");
         let asked = connection.ask(request).await?;
@@ -416,7 +429,8 @@ impl<'a> Referee<'a> {
             elapsed_ms: ms,
             bank_ms: connection.bank().as_millis() as u64,
         };
-        Ok((asked.action, decided, asked.line))
+        let (action, mix) = asked.resolve(&request.legal, &mut state.draws)?;
+        Ok((action, mix, decided, asked.line))
     }
 
     /// The stderr lines gathered for the seat's decision just made (none unless kept).
@@ -501,9 +515,13 @@ impl<'a> Referee<'a> {
         seat: usize,
         kind: DecisionKind,
         action: Action,
-        decided: Option<Decided>,
+        decision: Option<Decision>,
         lines: DecisionLines,
     ) -> Result<(), MatchError> {
+        let (decided, mix) = match decision {
+            Some(Decision { decided, mix }) => (Some(decided), mix),
+            None => (None, None),
+        };
         self.replay.write(&Record::Action {
             hand,
             seat,
@@ -516,6 +534,7 @@ impl<'a> Referee<'a> {
             },
             elapsed_ms: decided.as_ref().map(|d| d.elapsed_ms),
             bank_ms: decided.as_ref().map(|d| d.bank_ms),
+            mix,
             stderr_lines: lines.lines,
             stderr_dropped: lines.dropped,
         })?;

@@ -1,6 +1,6 @@
 //! The records of a replay file.
 
-use protocol::{Action, DecisionKind, FaultKind, Settings, TimeLimits};
+use protocol::{Action, DecisionKind, FaultKind, MixEntry, Settings, TimeLimits};
 use serde::{Deserialize, Serialize};
 
 use crate::referee::MatchResult;
@@ -125,6 +125,10 @@ pub enum Record {
         /// actions and from replays of arenas before it existed.
         #[serde(skip_serializing_if = "Option::is_none", default)]
         bank_ms: Option<u64>,
+        /// The bot's mixed answer (`protocol::mix`) that `action` was drawn from: every action
+        /// it offered with its probability, as it wrote them. Absent for a plain answer.
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        mix: Option<Vec<MixEntry>>,
         /// Only when the match kept logs (`arena match --logs`, a tournament's
         /// `replay_stderr = true`): the stderr lines the seat's
         /// bot wrote since its previous decision was read, up to this one's answer (for an

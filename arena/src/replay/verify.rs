@@ -84,8 +84,17 @@ pub fn verify(records: &[Record]) -> Result<Verified, VerifyError> {
                 hand: h,
                 seat,
                 action,
+                mix,
                 ..
             } => {
+                if let Some(mix) = mix
+                    && !mix.iter().any(|e| e.action == *action && e.p > 0.0)
+                {
+                    return Err(mismatch(
+                        line,
+                        "the action is not one of its mix's (with a positive probability)".into(),
+                    ));
+                }
                 if !expected.is_empty() {
                     return Err(mismatch(
                         line,

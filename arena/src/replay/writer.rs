@@ -123,6 +123,7 @@ fn action_line(line: &mut Vec<u8>, record: &Record) {
         source,
         elapsed_ms,
         bank_ms,
+        mix,
         stderr_lines,
         stderr_dropped,
     } = record
@@ -149,6 +150,12 @@ fn action_line(line: &mut Vec<u8>, record: &Record) {
     if let Some(ms) = bank_ms {
         line.extend_from_slice(b",\"bank_ms\":");
         wire::write_number(line, *ms);
+    }
+    if let Some(mix) = mix {
+        // Only for bots that answer with mixes: serde writes the probabilities (shortest
+        // round-trip form), so the record reads back exactly.
+        line.extend_from_slice(b",\"mix\":");
+        serde_json::to_writer(&mut *line, mix).expect("mix entries serialize");
     }
     if !stderr_lines.is_empty() {
         // Only when logs are kept: not the hot path, serde's escaping is fine.
@@ -223,12 +230,27 @@ mod tests {
                         source,
                         elapsed_ms,
                         bank_ms,
+                        // Some records with a mix (odd probabilities: they must round-trip).
+                        mix: (i % 4 == 1).then(|| {
+                            vec![
+                                protocol::MixEntry {
+                                    action,
+                                    p: 1.0 / 3.0,
+                                },
+                                protocol::MixEntry {
+                                    action: Action::Pack,
+                                    p: 0.1 + 0.2,
+                                },
+                            ]
+                        }),
                         stderr_lines,
                         stderr_dropped,
                     };
                     action_line(&mut line, &record);
                     let expected = serde_json::to_string(&record).unwrap() + "\n";
                     assert_eq!(String::from_utf8(line.clone()).unwrap(), expected);
+                    let back: Record = serde_json::from_str(&expected).unwrap();
+                    assert_eq!(back, record);
                     count += 1;
                 }
             }

@@ -269,8 +269,114 @@ fn no_line_makes_the_readers_panic() {
         "{\"id\":7,\"action\":\"bet\",\"amount\":1e-400}",
         "{\"id\":00}",
         "nul",
+        "{\"id\":1,\"mix\":[{\"action\":\"pack\",\"p\":1e999}]}",
+        "{\"id\":1,\"mix\":[{\"action\":\"pack\",\"p\":-1e999}]}",
+        "{\"id\":1,\"mix\":[{\"action\":\"pack\",\"p\":1e-400}]}",
+        "{\"id\":1,\"mix\":[{\"p\":1},{}]}",
+        "{\"id\":1,\"mix\":[null,[],\"x\"]}",
+        "{\"id\":1,\"mix\":null}",
     ] {
         let _ = read_answer(line);
+        let _ = read_reply(line);
         let _ = read_hello(line);
     }
+}
+
+fn mix_refused(line: &str) -> String {
+    match read_reply(line) {
+        Ok(reply) => panic!("{line} was read as {reply:?}"),
+        Err(e) => e.message,
+    }
+}
+
+#[test]
+fn mixed_answers_are_read_with_their_probabilities() {
+    let reply = read_reply(
+        r#"{"id":7,"mix":[{"action":"pack","p":0.25},{"action":"bet","amount":4.0,"p":0.75,"why":1}]}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        reply,
+        Reply::Mix(MixAnswer {
+            id: 7,
+            mix: vec![
+                MixEntry {
+                    action: Action::Pack,
+                    p: 0.25
+                },
+                MixEntry {
+                    action: Action::Bet { amount: 4 },
+                    p: 0.75
+                },
+            ],
+        })
+    );
+    assert_eq!(reply.id(), 7);
+    // A plain answer is still a plain answer, and a zero probability is allowed.
+    assert_eq!(
+        read_reply(r#"{"id":8,"action":"keep"}"#).unwrap(),
+        Reply::Action(Answer {
+            id: 8,
+            action: Action::Keep
+        })
+    );
+    let third = 1.0 / 3.0;
+    let line = format!(
+        r#"{{"id":9,"mix":[{{"action":"swap","card":"Kd","p":{third}}},{{"action":"keep","p":{third}}},{{"action":"pack","p":{third}}},{{"action":"show","p":0}}]}}"#
+    );
+    let Reply::Mix(mix) = read_reply(&line).unwrap() else {
+        panic!("a mix")
+    };
+    assert_eq!(mix.mix.len(), 4);
+}
+
+#[test]
+fn refused_mixes_say_which_entry_and_why() {
+    assert_eq!(
+        mix_refused(r#"{"id":7,"mix":[{"action":"pack","p":0.5},{"action":"show","p":0.4}]}"#),
+        r#"the probabilities of "mix" add up to 0.9, not 1"#
+    );
+    assert_eq!(
+        mix_refused(r#"{"id":7,"mix":[{"action":"pack","p":0.5},{"action":"pack","p":0.5}]}"#),
+        "mix[1] gives the action of mix[0] again; give each action once"
+    );
+    assert_eq!(
+        mix_refused(r#"{"id":7,"mix":[{"action":"pack","p":1.5}]}"#),
+        r#"mix[0]: "p":1.5 is not between 0 and 1"#
+    );
+    assert_eq!(
+        mix_refused(r#"{"id":7,"mix":[{"action":"pack","p":-0.5},{"action":"show","p":1.5}]}"#),
+        r#"mix[0]: "p":-0.5 is not between 0 and 1; mix[1]: "p":1.5 is not between 0 and 1"#
+    );
+    assert_eq!(
+        mix_refused(r#"{"id":7,"mix":[{"action":"pack","p":"0.5"},{"action":"bet","p":0.5}]}"#),
+        r#"mix[0]: "p" is the string "0.5"; write a probability as a number, e.g. "p":0.25; mix[1]: "action":"bet" needs an "amount", e.g. "amount":4"#
+    );
+    assert!(mix_refused(r#"{"id":7,"mix":[]}"#).starts_with(r#""mix" is empty"#));
+    assert!(
+        mix_refused(r#"{"id":7,"mix":{"action":"pack"}}"#)
+            .starts_with(r#""mix" is an object; write an array"#)
+    );
+    assert!(
+        mix_refused(r#"{"id":7,"mix":[3]}"#).starts_with("mix[0]: the number 3 is not an object")
+    );
+    assert_eq!(
+        mix_refused(r#"{"id":7,"mix":[{"action":"pack"}]}"#),
+        r#"mix[0]: no "p": give the action's probability, e.g. "p":0.25"#
+    );
+    assert_eq!(
+        mix_refused(r#"{"id":7,"action":"pack","mix":[{"action":"pack","p":1}]}"#),
+        r#"give either "action" or "mix", not both"#
+    );
+    let many = vec![r#"{"action":"pack","p":0}"#; MAX_MIX_ENTRIES + 1].join(",");
+    assert_eq!(
+        mix_refused(&format!(r#"{{"id":7,"mix":[{many}]}}"#)),
+        format!(
+            r#""mix" has {} entries; at most {MAX_MIX_ENTRIES}"#,
+            MAX_MIX_ENTRIES + 1
+        )
+    );
+    // The id is still known, so a late mix is recognised as late.
+    let e = read_reply(r#"{"id":12,"mix":[]}"#).unwrap_err();
+    assert_eq!(e.id, Some(12));
 }
