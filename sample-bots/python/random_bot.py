@@ -19,9 +19,11 @@ The arena then knows this bot's strategy exactly (the replay records it), which 
 estimate needs to take the variance of these coin flips out of a result (BENCHMARKS.md,
 section 6), and the draws are as reproducible as the deal.
 
-`--seed N` makes the bot draw itself instead, with a generator seeded from N, its seat and
-the hand it joins at (so the same match plays the same way again): for arenas without mixed
-answers, and for two copies that must not play alike outside a tournament.
+`--seed N` makes the bot draw itself instead, with a generator seeded from N (else hello's
+seed), its seat and the hand it joins at (so the same match plays the same way again): for
+arenas without mixed answers, and for two copies that must not play alike outside a
+tournament. It also draws itself when a decision has more legal answers than a mix may hold
+(1024: a bet under a huge max_stake).
 
 Run:  python3 sample-bots/python/random_bot.py [--seed N]
 """
@@ -36,6 +38,9 @@ import teenpatti as tp  # noqa: E402  (the helper module next to this file)
 
 rng = random.Random(0)
 seed_override = None
+# The most entries a mix may have (PROTOCOL.md); with a huge max_stake a bet can offer more
+# amounts, and the bot then draws itself.
+MAX_MIX_ENTRIES = 1024
 
 
 def on_hello(state):
@@ -57,8 +62,9 @@ def policy(legal):
 
 def decide(request, state):
     legal = tp.Legal(request)
-    if seed_override is None:
-        return legal.mix(policy(legal))        # the arena draws
+    weighted = policy(legal)
+    if seed_override is None and len(weighted) <= MAX_MIX_ENTRIES:
+        return legal.mix(weighted)             # the arena draws
     name = rng.choice(legal.names())           # step 1: the action, uniformly by name
     if name == "bet":
         return legal.bet(rng.choice(legal.bet_amounts()))    # step 2: the amount
