@@ -6,6 +6,7 @@ mod compute;
 pub mod controls;
 pub mod luck;
 pub mod luck_closest;
+pub mod luck_mix;
 pub mod rating;
 mod render;
 pub mod sprt;

@@ -25,6 +25,7 @@ use rules::{SequenceOrder, Variant};
 
 use super::luck::{Equity, LuckError, hand_luck};
 use super::luck_closest::{DealTable, hand_controls};
+use super::luck_mix::{DECISION_FEATURES, decision_terms};
 use super::stats::BlockSample;
 use crate::replay::Record;
 
@@ -58,7 +59,8 @@ impl Tables {
 
 /// Every finished hand of a two-seat replay with its chance terms: the classic game's lazy-deal
 /// luck ([`super::luck`], one term) or Closest to 555's deal and swap terms
-/// ([`super::luck_closest`]). Other games and tables are [`LuckError::Unsupported`].
+/// ([`super::luck_closest`]) followed by the decision terms of mixed answers
+/// ([`super::luck_mix`]). Other games and tables are [`LuckError::Unsupported`].
 pub fn hand_terms(records: &[Record], tables: &mut Tables) -> Result<Vec<HandControls>, LuckError> {
     let Some(Record::Header(header)) = records.first() else {
         return Err(LuckError::NoHeader);
@@ -82,10 +84,33 @@ pub fn hand_terms(records: &[Record], tables: &mut Tables) -> Result<Vec<HandCon
                 tables.deal = Some((order, DealTable::with_buckets(order, buckets)));
             }
             let (_, table) = tables.deal.as_ref().expect("just built");
-            hand_controls(records, table)
+            let mut hands = hand_controls(records, table)?;
+            // The decision terms of mixed answers after the chance terms (zeros when no
+            // bot mixed, so that every block of a game has the same terms).
+            let decisions = if has_mixes(records) {
+                decision_terms(records)?
+            } else {
+                Default::default()
+            };
+            for h in &mut hands {
+                for (s, z) in h.z.iter_mut().enumerate() {
+                    match decisions.get(&h.hand) {
+                        Some(d) => z.extend_from_slice(&d[s]),
+                        None => z.extend([0.0; DECISION_FEATURES]),
+                    }
+                }
+            }
+            Ok(hands)
         }
         other => Err(LuckError::Unsupported(other.to_string())),
     }
+}
+
+/// Whether any action of the replay was drawn from a mixed answer.
+fn has_mixes(records: &[Record]) -> bool {
+    records
+        .iter()
+        .any(|r| matches!(r, Record::Action { mix: Some(_), .. }))
 }
 
 /// A bot's hands of one deal in one duplicate block: payoff and chance terms summed over the

@@ -1,0 +1,355 @@
+//! Decision terms: AIVAT's correction at the decisions of a bot that answered with a mix
+//! (`protocol::mix`). The arena drew the action from the bot's own distribution `π`, recorded
+//! in the replay, so for any function `φ` of the state after an action,
+//! `φ(after the action drawn) − Σₐ π(a)·φ(after a)` has mean zero given everything before the
+//! decision, whatever the bots do. Fitted weights on such terms ([`super::controls`]) remove
+//! the part of a result that the mixing bot's coin flips decided; a bot that never mixes adds
+//! no term (its decisions are its own, and the arena cannot know their odds).
+//!
+//! `φ` (Closest to 555, two seats, from the seat's own side): the payoff if the action ended
+//! the hand; else, with `w` the seat's showdown share if the cards were shown now minus one
+//! half (½, 0 or −½), `pot·w`, an indicator that the hand goes on, the pot, `stake·w` and `w`.
+//! Six numbers, chosen on training seeds (BENCHMARKS.md, section 6): few enough for the fit to
+//! learn on the tens of blocks a tournament has (two more, on the strength classes, did a
+//! little better over 150 blocks and worse over 20; 192 more did much worse over 20).
+
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+
+use protocol::MixEntry;
+use rules::{Hand, Variant, hand_value};
+
+use super::luck::{EventFields, LuckError, two_seats_of};
+use crate::replay::Record;
+
+/// How many decision terms a seat has per hand.
+pub const DECISION_FEATURES: usize = 6;
+
+/// `φ` of `hand` from `seat`'s side (see the module documentation).
+fn features(
+    hand: &Hand,
+    seat: usize,
+    key: &dyn Fn(&[rules::Card; 3]) -> u32,
+) -> [f64; DECISION_FEATURES] {
+    if let Some(payoffs) = hand.payoffs() {
+        return [payoffs[seat] as f64, 0.0, 0.0, 0.0, 0.0, 0.0];
+    }
+    let share = match key(&hand.cards(seat)).cmp(&key(&hand.cards(1 - seat))) {
+        Ordering::Greater => 1.0,
+        Ordering::Equal => 0.5,
+        Ordering::Less => 0.0,
+    };
+    let pot = hand.pot() as f64;
+    let (w, stake) = (share - 0.5, hand.stake() as f64);
+    [0.0, pot * w, 1.0, pot, stake * w, w]
+}
+
+/// Each finished hand's decision terms, `[seat 0's, seat 1's]`, by hand index, for a two-seat
+/// Closest to 555 replay (all zero in a hand without a mixed answer). The hands are played
+/// again from the header's seed and the recorded actions, so that every action a mix offered
+/// can be tried.
+pub fn decision_terms(records: &[Record]) -> Result<BTreeMap<u64, [Vec<f64>; 2]>, LuckError> {
+    let settings = two_seats_of(records, Variant::Closest555)?;
+    let Some(Record::Header(header)) = records.first() else {
+        return Err(LuckError::NoHeader);
+    };
+    let order = settings.sequence_order;
+    let key = |cards: &[rules::Card; 3]| hand_value(Variant::Closest555, order, cards).key();
+    let mut out = BTreeMap::new();
+    let mut current: Option<(u64, Hand, [Vec<f64>; 2])> = None;
+    for record in records {
+        match record {
+            Record::Event { hand, event } => {
+                let e = EventFields { hand: *hand, event };
+                match e.kind() {
+                    "hand_started" => {
+                        let dealer = e
+                            .number("dealer")
+                            .ok_or_else(|| e.bad("a hand without its dealer"))?;
+                        let (h, _) = Hand::seeded(settings, 2, dealer as usize, header.seed, *hand)
+                            .map_err(|err| e.bad(&err.to_string()))?;
+                        let zero = vec![0.0; DECISION_FEATURES];
+                        current = Some((*hand, h, [zero.clone(), zero]));
+                    }
+                    "hand_ended" => {
+                        if let Some((h, _, z)) = current.take().filter(|(h, ..)| h == hand) {
+                            out.insert(h, z);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            Record::Action {
+                hand,
+                seat,
+                action,
+                mix,
+                ..
+            } => {
+                let Some((_, h, z)) = current.as_mut().filter(|(n, ..)| n == hand) else {
+                    continue;
+                };
+                let malformed = |what: String| LuckError::Malformed(*hand, what);
+                if let Some(mix) = mix {
+                    add_terms(h, *seat, *action, mix, &key, z).map_err(malformed)?;
+                }
+                h.apply(*seat, *action)
+                    .map_err(|err| malformed(format!("a recorded action is illegal: {err}")))?;
+            }
+            _ => {}
+        }
+    }
+    Ok(out)
+}
+
+/// Adds to both seats' terms the decision term of `seat` drawing `drawn` from `mix` in `hand`.
+fn add_terms(
+    hand: &Hand,
+    seat: usize,
+    drawn: rules::Action,
+    mix: &[MixEntry],
+    key: &dyn Fn(&[rules::Card; 3]) -> u32,
+    z: &mut [Vec<f64>; 2],
+) -> Result<(), String> {
+    let after = |action: rules::Action| -> Result<[[f64; DECISION_FEATURES]; 2], String> {
+        let mut h = hand.clone();
+        h.apply(seat, action)
+            .map_err(|err| format!("a mix offered an illegal action: {err}"))?;
+        Ok([features(&h, 0, key), features(&h, 1, key)])
+    };
+    // The arena drew with the probabilities scaled to add up to 1 (`protocol::mix::pick`).
+    let total: f64 = mix.iter().map(|e| e.p).sum();
+    if total <= 0.0 {
+        return Err("a mix without a positive probability".into());
+    }
+    let taken = after(drawn)?;
+    for entry in mix.iter().filter(|e| e.p > 0.0) {
+        let f = after(entry.action)?;
+        for s in 0..2 {
+            for i in 0..DECISION_FEATURES {
+                z[s][i] -= entry.p / total * f[s][i];
+            }
+        }
+    }
+    for s in 0..2 {
+        for i in 0..DECISION_FEATURES {
+            z[s][i] += taken[s][i];
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::standings::luck::tests::{event_record, header_record};
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::{RngCore, SeedableRng};
+    use rules::{Action, Settings};
+
+    /// Plays `hands` Closest to 555 hands in which seat 0 answers every decision with a mix
+    /// whose odds depend on its cards (pack more with a bad hand, show more with a good one),
+    /// drawn as the arena draws, and seat 1 plays a fixed card-driven rule. The records are a
+    /// replay's, with the header's seed the deal's.
+    fn play_mixing(seed: u64, hands: u64) -> Vec<Record> {
+        let settings = Settings::new(Variant::Closest555);
+        let order = settings.sequence_order;
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut records = vec![header_record(settings)];
+        if let Record::Header(h) = &mut records[0] {
+            h.seed = seed;
+        }
+        let key = |c: &[rules::Card; 3]| hand_value(Variant::Closest555, order, c).key();
+        for n in 0..hands {
+            let (mut hand, events) =
+                Hand::seeded(settings, 2, (n % 2) as usize, seed, n).expect("a hand");
+            records.extend(events.iter().map(|e| event_record(n, e)));
+            while let Some(decision) = hand.to_act() {
+                let s = decision.seat;
+                let mut instances: Vec<Action> = Vec::new();
+                for a in hand.legal().iter().flat_map(|entry| match entry {
+                    rules::LegalAction::Bet { min, max, .. } => {
+                        vec![Action::Bet { amount: *min }, Action::Bet { amount: *max }]
+                    }
+                    rules::LegalAction::Swap { cards, .. } => {
+                        cards.iter().map(|&card| Action::Swap { card }).collect()
+                    }
+                    other => vec![other.instance(|_| 0)],
+                }) {
+                    if !instances.contains(&a) {
+                        instances.push(a);
+                    }
+                }
+                let good = key(&hand.cards(s)) % 7;
+                let (action, mix) = if s == 0 {
+                    let weights: Vec<f64> = instances
+                        .iter()
+                        .map(|a| match a {
+                            Action::Pack => 1.0 + (6 - good) as f64,
+                            Action::Show => 1.0 + good as f64,
+                            _ => 2.0,
+                        })
+                        .collect();
+                    let total: f64 = weights.iter().sum();
+                    let mix: Vec<MixEntry> = instances
+                        .iter()
+                        .zip(&weights)
+                        .map(|(&action, w)| MixEntry {
+                            action,
+                            p: w / total,
+                        })
+                        .collect();
+                    let u = protocol::mix::unit_interval(rng.next_u64());
+                    (protocol::mix::pick(&mix, u), Some(mix))
+                } else {
+                    (instances[(good as usize) % instances.len()], None)
+                };
+                records.push(Record::Action {
+                    hand: n,
+                    seat: s,
+                    kind: decision.kind,
+                    action,
+                    source: crate::replay::ActionSource::Bot,
+                    elapsed_ms: None,
+                    bank_ms: None,
+                    mix,
+                    stderr_lines: vec![],
+                    stderr_dropped: 0,
+                });
+                let events = hand.apply(s, action).expect("a legal action");
+                records.extend(events.iter().map(|e| event_record(n, e)));
+            }
+        }
+        records
+    }
+
+    #[test]
+    fn decision_terms_have_mean_zero_and_explain_the_mixing_seats_luck() {
+        let records = play_mixing(21, 6000);
+        let terms = decision_terms(&records).unwrap();
+        assert_eq!(terms.len(), 6000);
+        let payoffs: BTreeMap<u64, i64> = records
+            .iter()
+            .filter_map(|r| match r {
+                Record::Event { hand, event } if event["event"] == "hand_ended" => {
+                    Some((*hand, event["payoffs"][0].as_i64().unwrap()))
+                }
+                _ => None,
+            })
+            .collect();
+        for i in 0..DECISION_FEATURES {
+            let z: Vec<f64> = terms.values().map(|t| t[0][i]).collect();
+            let n = z.len() as f64;
+            let mean = z.iter().sum::<f64>() / n;
+            let var = z.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
+            if var == 0.0 {
+                continue;
+            }
+            let t = mean / (var / n).sqrt();
+            assert!(t.abs() < 4.5, "feature {i}: mean {mean}, t {t}");
+        }
+        // Zero-sum features are opposite for the two seats; the others equal.
+        for t in terms.values() {
+            for i in [0, 1, 4, 5] {
+                assert!((t[0][i] + t[1][i]).abs() < 1e-9, "{t:?}");
+            }
+            for i in [2, 3] {
+                assert!((t[0][i] - t[1][i]).abs() < 1e-9, "{t:?}");
+            }
+        }
+        // The payoff term tracks seat 0's payoff: what a fit will use.
+        let (mut sxy, mut sxx, mut syy) = (0.0, 0.0, 0.0);
+        for (h, t) in &terms {
+            let (x, y) = (t[0][0], payoffs[h] as f64);
+            sxy += x * y;
+            sxx += x * x;
+            syy += y * y;
+        }
+        // (r = 0.05 is 3.9 standard errors above 0 over 6000 hands.)
+        let r = sxy / (sxx * syy).sqrt();
+        assert!(
+            r > 0.05,
+            "correlation of the payoff term with the payoff: {r}"
+        );
+    }
+
+    #[test]
+    fn a_worked_decision() {
+        // The first seed whose one hand reaches a decision of seat 0 (seat 1 acts first and
+        // may pack); then that decision alone, by hand.
+        let first_mix = |records: &[Record]| {
+            records.iter().find_map(|r| match r {
+                Record::Action {
+                    seat: 0,
+                    action,
+                    mix: Some(mix),
+                    ..
+                } => Some((*action, mix.clone())),
+                _ => None,
+            })
+        };
+        let (seed, records, first) = (1..100)
+            .find_map(|seed| {
+                let records = play_mixing(seed, 1);
+                first_mix(&records).map(|first| (seed, records, first))
+            })
+            .expect("some hand reaches seat 0");
+        let settings = Settings::new(Variant::Closest555);
+        let (hand, _) = Hand::seeded(settings, 2, 0, seed, 0).unwrap();
+        // Seat 1 acts first when seat 0 deals: replay up to seat 0's first decision.
+        let mut h = hand.clone();
+        for r in &records {
+            if let Record::Action { seat, action, .. } = r {
+                if *seat == 0 {
+                    break;
+                }
+                h.apply(*seat, *action).unwrap();
+            }
+        }
+        let order = settings.sequence_order;
+        let key = |c: &[rules::Card; 3]| hand_value(Variant::Closest555, order, c).key();
+        let (drawn, mix) = first;
+        let phi = |a: Action| {
+            let mut c = h.clone();
+            c.apply(0, a).unwrap();
+            features(&c, 0, &key)
+        };
+        let mut expected = phi(drawn);
+        for e in &mix {
+            let f = phi(e.action);
+            for i in 0..DECISION_FEATURES {
+                expected[i] -= e.p * f[i];
+            }
+        }
+        let zero = vec![0.0; DECISION_FEATURES];
+        let mut z = [zero.clone(), zero];
+        add_terms(&h, 0, drawn, &mix, &key, &mut z).unwrap();
+        for i in 0..DECISION_FEATURES {
+            assert!(
+                (z[0][i] - expected[i]).abs() < 1e-9,
+                "{z:?} vs {expected:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_replay_without_mixes_has_zero_terms_and_other_games_are_refused() {
+        let mut records = play_mixing(9, 50);
+        for r in &mut records {
+            if let Record::Action { mix, .. } = r {
+                *mix = None;
+            }
+        }
+        let terms = decision_terms(&records).unwrap();
+        assert!(
+            terms
+                .values()
+                .all(|t| t.iter().flatten().all(|&v| v == 0.0))
+        );
+        let classic = vec![header_record(Settings::new(Variant::Classic))];
+        assert!(matches!(
+            decision_terms(&classic),
+            Err(LuckError::Unsupported(_))
+        ));
+    }
+}
