@@ -889,6 +889,38 @@ fn a_luck_corrected_sprt_of_closest_555_reads_its_replays_and_survives_a_lost_on
 }
 
 #[test]
+fn a_luck_corrected_sprt_reads_the_mixes_of_a_bot_that_answers_with_them() {
+    // The Python random bot answers with mixes (PROTOCOL.md, "Mixed answers"): its replays
+    // carry them, and the SPRT's observations add the decision terms read from them. Every
+    // block is scored with the correction (a block whose terms cannot be read would be
+    // counted in `uncorrected_blocks`), and `arena standings` recomputes the same verdict.
+    let dir = tempfile::tempdir().unwrap();
+    let text = sprt_file(
+        ("strength", python_bot("sample-bots/python/strength_bot.py")),
+        ("random", python_bot("sample-bots/python/random_bot.py")),
+    )
+    .replace("game = \"classic\"", "game = \"closest-555\"");
+    let file = write(dir.path(), "sprt.toml", &text);
+    let out = dir.path().join("out");
+    let run = tournament_ok(&file, &out, &[]);
+    let line = sprt_line(&run);
+    assert!(line.starts_with("SPRT: strength is better than random"), "{line}");
+    let saved = json(&out.join("standings.json"))["sprt"].clone();
+    assert!(
+        saved["estimator"]
+            .as_str()
+            .unwrap()
+            .starts_with("luck-corrected"),
+        "{saved}"
+    );
+    assert!(saved.get("uncorrected_blocks").is_none(), "{saved}");
+    let first = read(&out.join("replays").join("match-000000.jsonl"));
+    assert!(first.contains("\"mix\":["), "the random bot's replay holds no mix");
+    let shown = run_arena(&["standings", p(&out)]);
+    assert!(stdout(&shown).contains(&line), "{}", stdout(&shown));
+}
+
+#[test]
 fn sprt_results_do_not_depend_on_jobs() {
     let dir = tempfile::tempdir().unwrap();
     let file = write(
