@@ -13,7 +13,8 @@
 //! the others the "truth" is the cross-fitted corrected estimate over all blocks of the pair.
 //! Each experiment of `G` blocks is analysed on its own, as a tournament of `G` rounds would be
 //! (its own cross-fit, its own sequential fit). `LUCK_BUCKETS` and `LUCK_RIDGE` try other
-//! strength classes and ridge penalties (on the training seeds only); `LUCK_RANDOM=1` (bot B is
+//! strength classes and ridge penalties (`LUCK_DECISION_RIDGE` for the decision terms; on the
+//! training seeds only); `LUCK_RANDOM=1` (bot B is
 //! the random bot) or `0` (bot A is) adds the experiment's decision terms (see
 //! `action_terms`), with `LUCK_PHI=rich` their richer features (strength-class cells).
 
@@ -22,7 +23,7 @@ use std::path::Path;
 
 use arena::replay::Record;
 use arena::standings::controls::{
-    Block, RIDGE, Tables, Unit, block_units, cross_fitted_with, sequential_with,
+    Block, RIDGE, Ridge, Tables, Unit, block_units, cross_fitted_with, sequential_with,
 };
 use arena::standings::stats::{BlockEstimate, BlockSample, block_estimate};
 use rules::{Hand, LegalAction, Variant, hand_value};
@@ -216,10 +217,16 @@ fn luck_correction_width_and_coverage() {
         Some(b) => Tables::with_buckets(b),
         None => Tables::default(),
     };
-    let ridge: f64 = std::env::var("LUCK_RIDGE")
-        .ok()
-        .and_then(|r| r.parse().ok())
-        .unwrap_or(RIDGE);
+    let env = |key: &str, default: f64| {
+        std::env::var(key)
+            .ok()
+            .and_then(|r| r.parse().ok())
+            .unwrap_or(default)
+    };
+    let ridge = Ridge {
+        chance: env("LUCK_RIDGE", RIDGE.chance),
+        decision: env("LUCK_DECISION_RIDGE", RIDGE.decision),
+    };
     for pair in pairs.split(',') {
         let random = std::env::var("LUCK_RANDOM")
             .ok()

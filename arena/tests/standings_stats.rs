@@ -375,7 +375,7 @@ fn sprt_error_rates_stay_near_nominal_with_the_sequential_luck_correction() {
         for _ in 0..runs {
             let mut sprt = Sprt::new(0.0, 0.2, 0.05, 0.05);
             // One term, so a light ridge (the arena's, for hundreds of terms, is heavier).
-            let mut fit = SequentialFit::new(10.0);
+            let mut fit = SequentialFit::new(arena::standings::controls::Ridge::uniform(10.0));
             for _ in 0..100_000 {
                 let block: Vec<Unit> = (0..25)
                     .map(|_| {
@@ -384,6 +384,7 @@ fn sprt_error_rates_stay_near_nominal_with_the_sequential_luck_correction() {
                             y: true_mean + 3.0 * u + 2.0 * normal(&mut rng),
                             z: vec![u],
                             hands: 1,
+                            decisions: 0,
                         }
                     })
                     .collect();

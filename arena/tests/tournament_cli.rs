@@ -904,7 +904,10 @@ fn a_luck_corrected_sprt_reads_the_mixes_of_a_bot_that_answers_with_them() {
     let out = dir.path().join("out");
     let run = tournament_ok(&file, &out, &[]);
     let line = sprt_line(&run);
-    assert!(line.starts_with("SPRT: strength is better than random"), "{line}");
+    assert!(
+        line.starts_with("SPRT: strength is better than random"),
+        "{line}"
+    );
     let saved = json(&out.join("standings.json"))["sprt"].clone();
     assert!(
         saved["estimator"]
@@ -915,7 +918,10 @@ fn a_luck_corrected_sprt_reads_the_mixes_of_a_bot_that_answers_with_them() {
     );
     assert!(saved.get("uncorrected_blocks").is_none(), "{saved}");
     let first = read(&out.join("replays").join("match-000000.jsonl"));
-    assert!(first.contains("\"mix\":["), "the random bot's replay holds no mix");
+    assert!(
+        first.contains("\"mix\":["),
+        "the random bot's replay holds no mix"
+    );
     let shown = run_arena(&["standings", p(&out)]);
     assert!(stdout(&shown).contains(&line), "{}", stdout(&shown));
 }

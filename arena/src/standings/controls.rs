@@ -36,6 +36,10 @@ pub struct HandControls {
     pub payoffs: [i64; 2],
     /// `z[s]`: seat `s`'s terms, each with mean zero whatever the bots do.
     pub z: [Vec<f64>; 2],
+    /// How many of the terms, at the end of `z[s]`, are decision terms of mixed answers
+    /// ([`super::luck_mix`]); the others are chance terms. They are penalized apart
+    /// ([`Ridge`]).
+    pub decisions: usize,
 }
 
 /// The tables the terms need, built on first use and kept for the next replay.
@@ -75,6 +79,7 @@ pub fn hand_terms(records: &[Record], tables: &mut Tables) -> Result<Vec<HandCon
                     hand: h.hand,
                     payoffs: h.payoffs,
                     z: [vec![h.luck[0]], vec![h.luck[1]]],
+                    decisions: 0,
                 })
                 .collect())
         }
@@ -99,6 +104,7 @@ pub fn hand_terms(records: &[Record], tables: &mut Tables) -> Result<Vec<HandCon
                         None => z.extend([0.0; DECISION_FEATURES]),
                     }
                 }
+                h.decisions = DECISION_FEATURES;
             }
             Ok(hands)
         }
@@ -120,6 +126,8 @@ pub struct Unit {
     pub y: f64,
     pub z: Vec<f64>,
     pub hands: u64,
+    /// How many of `z`'s last terms are decision terms ([`HandControls::decisions`]).
+    pub decisions: usize,
 }
 
 /// The units of one block, in hand order.
@@ -139,8 +147,9 @@ pub fn block_units(
                 y: 0.0,
                 z: vec![0.0; z.len()],
                 hands: 0,
+                decisions: h.decisions,
             });
-            if u.z.len() != z.len() {
+            if u.z.len() != z.len() || u.decisions != h.decisions {
                 return Err(LuckError::Unsupported(
                     "matches of different games in one block".into(),
                 ));
@@ -161,16 +170,44 @@ pub const SEQUENTIAL_MIN_BLOCKS: usize = 4;
 /// Folds of [`cross_fitted`] (fewer when there are fewer blocks).
 pub const FOLDS: usize = 5;
 
-/// Ridge penalty, in units: each term's coefficient is shrunk as if `RIDGE` more units had
+/// Ridge penalties, in units: each term's coefficient is shrunk as if that many more units had
 /// shown no relation. It fixes the terms that are exactly collinear (the one-hot cells of a
 /// position sum to a constant) and keeps a fit on few blocks from chasing noise.
-pub const RIDGE: f64 = 1000.0;
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ridge {
+    /// For the chance terms: hundreds of them, most weak.
+    pub chance: f64,
+    /// For the decision terms of mixed answers: a few, strong where a bot mixes.
+    pub decision: f64,
+}
+
+impl Ridge {
+    /// The same penalty for every term.
+    pub fn uniform(units: f64) -> Ridge {
+        Ridge {
+            chance: units,
+            decision: units,
+        }
+    }
+}
+
+/// The penalties the arena uses: the chance terms' chosen with them (on the training seeds of
+/// BENCHMARKS.md, section 6), the decision terms' likewise once they existed.
+pub const RIDGE: Ridge = Ridge {
+    chance: 1000.0,
+    decision: DECISION_RIDGE,
+};
+
+/// [`Ridge::decision`] of [`RIDGE`].
+const DECISION_RIDGE: f64 = 300.0;
 
 /// The sums a least-squares fit of `y` on `z` needs, over any set of units: added one unit at a
 /// time (cheap: the terms are mostly zeros), and subtracted (the other folds of a cross-fit are
 /// all units minus one fold).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Moments {
+    /// How many of the last terms are decision terms (penalized with [`Ridge::decision`]).
+    decisions: usize,
     n: f64,
     sum_y: f64,
     sum_z: Vec<f64>,
@@ -182,6 +219,7 @@ pub struct Moments {
 impl Moments {
     pub fn new(p: usize) -> Moments {
         Moments {
+            decisions: 0,
             n: 0.0,
             sum_y: 0.0,
             sum_z: vec![0.0; p],
@@ -192,6 +230,7 @@ impl Moments {
 
     pub fn add(&mut self, u: &Unit) {
         let p = self.sum_z.len();
+        self.decisions = self.decisions.max(u.decisions);
         self.n += 1.0;
         self.sum_y += u.y;
         let nonzero: Vec<(usize, f64)> =
@@ -220,6 +259,7 @@ impl Moments {
     pub fn minus(&self, other: &Moments) -> Moments {
         let sub = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x - y).collect();
         Moments {
+            decisions: self.decisions,
             n: self.n - other.n,
             sum_y: self.sum_y - other.sum_y,
             sum_z: sub(&self.sum_z, &other.sum_z),
@@ -230,7 +270,7 @@ impl Moments {
 
     /// Least-squares `θ` of `y` on `z` with an intercept (then dropped: `E[z] = 0`), each
     /// coefficient shrunk by a ridge of `ridge` units; `None` with fewer than two units.
-    pub fn fit(&self, ridge: f64) -> Option<Vec<f64>> {
+    pub fn fit(&self, ridge: Ridge) -> Option<Vec<f64>> {
         let p = self.sum_z.len();
         let n = self.n;
         if n < 2.0 || p == 0 {
@@ -249,15 +289,21 @@ impl Moments {
         // Each term's penalty is `ridge` units' worth of its own spread: a plain ridge on the
         // standardized terms (terms in chips and terms in probabilities are treated alike)
         // that shrinks more when there are few units to fit.
+        let first_decision = p.saturating_sub(self.decisions);
         for i in 0..p {
-            a[i * p + i] = a[i * p + i].max(0.0) * (1.0 + ridge / n) + 1e-12;
+            let units = if i >= first_decision {
+                ridge.decision
+            } else {
+                ridge.chance
+            };
+            a[i * p + i] = a[i * p + i].max(0.0) * (1.0 + units / n) + 1e-12;
         }
         solve_spd(&mut a, &mut b, p).then_some(b)
     }
 }
 
 /// Least-squares `θ` of `y` on `z` over `units` ([`Moments::fit`]).
-pub fn fit<'a>(units: impl Iterator<Item = &'a Unit> + Clone, ridge: f64) -> Option<Vec<f64>> {
+pub fn fit<'a>(units: impl Iterator<Item = &'a Unit> + Clone, ridge: Ridge) -> Option<Vec<f64>> {
     let p = units.clone().next()?.z.len();
     let mut m = Moments::new(p);
     m.add_all(units);
@@ -324,7 +370,7 @@ pub fn cross_fitted(blocks: &[Block]) -> Vec<BlockSample> {
 }
 
 /// [`cross_fitted`] with another ridge penalty (for measurements).
-pub fn cross_fitted_with(blocks: &[Block], ridge: f64) -> Vec<BlockSample> {
+pub fn cross_fitted_with(blocks: &[Block], ridge: Ridge) -> Vec<BlockSample> {
     let k = FOLDS.min(blocks.len());
     let Some(p) = blocks.iter().flatten().next().map(|u| u.z.len()) else {
         return blocks.iter().map(|b| corrected(b, None)).collect();
@@ -353,20 +399,20 @@ pub fn sequential(blocks: &[Block]) -> Vec<BlockSample> {
 }
 
 /// [`sequential`] with another ridge penalty (for measurements).
-pub fn sequential_with(blocks: &[Block], ridge: f64) -> Vec<BlockSample> {
+pub fn sequential_with(blocks: &[Block], ridge: Ridge) -> Vec<BlockSample> {
     let mut fit = SequentialFit::new(ridge);
     blocks.iter().map(|b| fit.next(b)).collect()
 }
 
 /// [`sequential`] one block at a time, as a running test needs it.
 pub struct SequentialFit {
-    ridge: f64,
+    ridge: Ridge,
     blocks: usize,
     moments: Option<Moments>,
 }
 
 impl SequentialFit {
-    pub fn new(ridge: f64) -> SequentialFit {
+    pub fn new(ridge: Ridge) -> SequentialFit {
         SequentialFit {
             ridge,
             blocks: 0,
@@ -407,15 +453,48 @@ mod tests {
                     y: 3.0 * z0 - 2.0 * z1 + 5.0,
                     z: vec![z0, z1],
                     hands: 1,
+                    decisions: 0,
                 }
             })
             .collect();
-        let theta = fit(units.iter(), 1e-9).unwrap();
+        let theta = fit(units.iter(), Ridge::uniform(1e-9)).unwrap();
         assert!((theta[0] - 3.0).abs() < 1e-6, "{theta:?}");
         assert!((theta[1] + 2.0).abs() < 1e-6, "{theta:?}");
         // Corrected, every unit is the constant 5.
         let s = corrected(&units, Some(&theta));
         assert!((s.chips - 250.0).abs() < 1e-4, "{}", s.chips);
+    }
+
+    #[test]
+    fn decision_terms_have_their_own_ridge() {
+        // The same data as above with z1 a decision term: a huge penalty on the chance term
+        // and none on the decision term fit z1 alone, and the other way round.
+        let units: Vec<Unit> = (0..50)
+            .map(|i| {
+                let z0 = ((i * 7) % 11) as f64 - 5.0;
+                let z1 = ((i * 3) % 7) as f64 - 3.0;
+                Unit {
+                    y: 3.0 * z0 - 2.0 * z1 + 5.0,
+                    z: vec![z0, z1],
+                    hands: 1,
+                    decisions: 1,
+                }
+            })
+            .collect();
+        let only_decisions = Ridge {
+            chance: 1e12,
+            decision: 1e-9,
+        };
+        let theta = fit(units.iter(), only_decisions).unwrap();
+        assert!(theta[0].abs() < 1e-6, "{theta:?}");
+        assert!((theta[1] + 2.0).abs() < 0.5, "{theta:?}");
+        let only_chance = Ridge {
+            chance: 1e-9,
+            decision: 1e12,
+        };
+        let theta = fit(units.iter(), only_chance).unwrap();
+        assert!((theta[0] - 3.0).abs() < 0.5, "{theta:?}");
+        assert!(theta[1].abs() < 1e-6, "{theta:?}");
     }
 
     #[test]
@@ -428,10 +507,11 @@ mod tests {
                     y: 2.0 * z0,
                     z: vec![z0, -z0],
                     hands: 1,
+                    decisions: 0,
                 }
             })
             .collect();
-        let theta = fit(units.iter(), 1e-3).unwrap();
+        let theta = fit(units.iter(), Ridge::uniform(1e-3)).unwrap();
         assert!((theta[0] - theta[1] - 2.0).abs() < 0.01, "{theta:?}");
     }
 
@@ -446,12 +526,13 @@ mod tests {
                             y: 4.0 * z + 1.0,
                             z: vec![z],
                             hands: 2,
+                            decisions: 0,
                         }
                     })
                     .collect()
             })
             .collect();
-        let seq = sequential_with(&blocks, 1e-3);
+        let seq = sequential_with(&blocks, Ridge::uniform(1e-3));
         for (b, s) in seq.iter().enumerate() {
             let plain = corrected(&blocks[b], None);
             if b < SEQUENTIAL_MIN_BLOCKS {
@@ -462,7 +543,7 @@ mod tests {
             }
             assert_eq!(s.hands, 20);
         }
-        let cross = cross_fitted_with(&blocks, 1e-3);
+        let cross = cross_fitted_with(&blocks, Ridge::uniform(1e-3));
         for s in cross {
             assert!((s.chips - 10.0).abs() < 0.05, "{}", s.chips);
         }
@@ -493,6 +574,7 @@ mod tests {
                                 y: 0.3 + 2.0 * u + noise,
                                 z: vec![u, v],
                                 hands: 1,
+                                decisions: 0,
                             }
                         })
                         .collect()

@@ -279,6 +279,7 @@ pub fn hand_controls(
                     hand: p.hand,
                     payoffs: e.payoffs()?,
                     z: std::mem::take(&mut p.z),
+                    decisions: 0,
                 });
                 pending = None;
             }
