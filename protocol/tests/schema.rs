@@ -254,7 +254,8 @@ fn rust_accepts_bot_line(text: &str, is_hello: bool) -> bool {
     if is_hello {
         BotHello::read(text).is_ok()
     } else {
-        Answer::read(text).is_ok()
+        // Either form of answer: one action or a mix.
+        protocol::Reply::read(text).is_ok()
     }
 }
 
@@ -404,6 +405,14 @@ fn coverage() -> Coverage {
                 Dir::FromBot => {
                     if let Some(action) = str_field(value, "action") {
                         c.answer_actions.insert(action.to_string());
+                    } else if let Some(mix) = value.get("mix").and_then(Value::as_array) {
+                        // A mixed answer (recorded from `random_bot.py` since it answers
+                        // with mixes) offers each of its actions.
+                        for entry in mix {
+                            if let Some(action) = str_field(entry, "action") {
+                                c.answer_actions.insert(action.to_string());
+                            }
+                        }
                     } else if str_field(value, "type") == Some("hello") {
                         c.bot_hellos += 1;
                     }
@@ -956,6 +965,30 @@ fn every_rust_message_validates() {
         let back = Answer::read(&value.to_string()).unwrap();
         assert_eq!(back, answer);
     }
+    // A mix of every action (each once), with probabilities that add up to 1.
+    let mut actions: Vec<rules::Action> = Vec::new();
+    for action in every_action() {
+        if !actions.contains(&action) {
+            actions.push(action);
+        }
+    }
+    let n = actions.len() as f64;
+    let mix = protocol::MixAnswer {
+        id: 8,
+        mix: actions
+            .into_iter()
+            .map(|action| protocol::MixEntry { action, p: 1.0 / n })
+            .collect(),
+    };
+    let value = serde_json::to_value(&mix).unwrap();
+    assert_valid(&bot, &value, "a MixAnswer");
+    let back = protocol::Reply::read(&value.to_string()).unwrap();
+    assert_eq!(back, protocol::Reply::Mix(mix));
+    // Both fields at once: the schema refuses it, as the arena does.
+    let mut both = value.clone();
+    both["action"] = "pack".into();
+    assert!(!bot.is_valid(&both), "{both}");
+    assert!(protocol::Reply::read(&both.to_string()).is_err());
     for hello in [
         BotHello {
             kind: "hello".into(),
