@@ -323,10 +323,13 @@ fn mix_answer_of(fields: &Fields<'_>) -> Result<MixAnswer, LineError> {
         Ok(entries) => {
             let before = problems.len();
             let mut mix: Vec<MixEntry> = Vec::with_capacity(entries.len());
+            // Where each action was first given (a set, not a scan: up to 1024 entries).
+            let mut first_at: std::collections::HashMap<Action, usize> = Default::default();
             for (i, raw) in entries.iter().enumerate() {
                 match mix_entry(raw.get()) {
                     Ok(entry) => {
-                        if let Some(j) = mix.iter().position(|e| e.action == entry.action) {
+                        if let Some(j) = first_at.insert(entry.action, i) {
+                            first_at.insert(entry.action, j);
                             problems.push(format!(
                                 "mix[{i}] gives the action of mix[{j}] again; give each action once"
                             ));
