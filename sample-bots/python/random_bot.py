@@ -44,8 +44,8 @@ MAX_MIX_ENTRIES = 1024
 
 
 def on_hello(state):
-    """Seed the generator (used with --seed). Called at every hello (a bot restarted
-    mid-match gets a new one)."""
+    """Seed the generator (used when the bot draws itself). Called at every hello (a bot
+    restarted mid-match gets a new one)."""
     seed = state.seed if seed_override is None else seed_override
     # A string seed is hashed the same way on every run and every Python 3 version.
     rng.seed("random-bot:%s:%s:%s" % (seed, state.seat, state.first_hand))
