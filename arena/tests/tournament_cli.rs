@@ -834,6 +834,19 @@ fn sprt_line(output: &Output) -> String {
         .to_string()
 }
 
+/// The SPRT verdict saved in `out`'s standings.json, checked to name the luck-corrected
+/// estimator.
+fn saved_luck_corrected_sprt(out: &Path) -> serde_json::Value {
+    let saved = json(&out.join("standings.json"))["sprt"].clone();
+    assert!(
+        saved["estimator"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("luck-corrected")),
+        "{saved}"
+    );
+    saved
+}
+
 #[test]
 fn a_luck_corrected_sprt_of_closest_555_reads_its_replays_and_survives_a_lost_one() {
     let dir = tempfile::tempdir().unwrap();
@@ -843,14 +856,7 @@ fn a_luck_corrected_sprt_of_closest_555_reads_its_replays_and_survives_a_lost_on
     let out = dir.path().join("out");
     let run = tournament_ok(&file, &out, &[]);
     let line = sprt_line(&run);
-    let saved = json(&out.join("standings.json"))["sprt"].clone();
-    assert!(
-        saved["estimator"]
-            .as_str()
-            .unwrap()
-            .starts_with("luck-corrected"),
-        "{saved}"
-    );
+    saved_luck_corrected_sprt(&out);
     assert!(
         read(&out.join("standings.txt")).contains("Each block's observation: luck-corrected"),
         "{}",
@@ -908,14 +914,7 @@ fn a_luck_corrected_sprt_reads_the_mixes_of_a_bot_that_answers_with_them() {
         line.starts_with("SPRT: strength is better than random"),
         "{line}"
     );
-    let saved = json(&out.join("standings.json"))["sprt"].clone();
-    assert!(
-        saved["estimator"]
-            .as_str()
-            .unwrap()
-            .starts_with("luck-corrected"),
-        "{saved}"
-    );
+    let saved = saved_luck_corrected_sprt(&out);
     assert!(saved.get("uncorrected_blocks").is_none(), "{saved}");
     let first = read(&out.join("replays").join("match-000000.jsonl"));
     assert!(

@@ -97,12 +97,11 @@ pub fn hand_terms(records: &[Record], tables: &mut Tables) -> Result<Vec<HandCon
             } else {
                 Default::default()
             };
+            let none = [0.0; DECISION_FEATURES];
             for h in &mut hands {
+                let d = decisions.get(&h.hand);
                 for (s, z) in h.z.iter_mut().enumerate() {
-                    match decisions.get(&h.hand) {
-                        Some(d) => z.extend_from_slice(&d[s]),
-                        None => z.extend([0.0; DECISION_FEATURES]),
-                    }
+                    z.extend_from_slice(d.map_or(&none[..], |d| &d[s]));
                 }
                 h.decisions = DECISION_FEATURES;
             }
@@ -372,12 +371,10 @@ pub fn cross_fitted(blocks: &[Block]) -> Vec<BlockSample> {
 /// [`cross_fitted`] with another ridge penalty (for measurements).
 pub fn cross_fitted_with(blocks: &[Block], ridge: Ridge) -> Vec<BlockSample> {
     let k = FOLDS.min(blocks.len());
-    let Some(p) = blocks.iter().flatten().next().map(|u| u.z.len()) else {
-        return blocks.iter().map(|b| corrected(b, None)).collect();
+    let p = match blocks.iter().flatten().next() {
+        Some(u) if k >= 2 => u.z.len(),
+        _ => return blocks.iter().map(|b| corrected(b, None)).collect(),
     };
-    if k < 2 {
-        return blocks.iter().map(|b| corrected(b, None)).collect();
-    }
     let mut folds = vec![Moments::new(p); k];
     for (i, b) in blocks.iter().enumerate() {
         folds[i % k].add_all(b);
@@ -442,10 +439,9 @@ impl SequentialFit {
 mod tests {
     use super::*;
 
-    #[test]
-    fn fit_recovers_a_linear_relation() {
-        // y = 3 z0 - 2 z1 + 5 exactly: the fit finds 3 and -2 (the ridge is tiny).
-        let units: Vec<Unit> = (0..50)
+    /// 50 units with `y = 3 z0 − 2 z1 + 5` exactly, the last `decisions` terms decision terms.
+    fn linear_units(decisions: usize) -> Vec<Unit> {
+        (0..50)
             .map(|i| {
                 let z0 = ((i * 7) % 11) as f64 - 5.0;
                 let z1 = ((i * 3) % 7) as f64 - 3.0;
@@ -453,10 +449,16 @@ mod tests {
                     y: 3.0 * z0 - 2.0 * z1 + 5.0,
                     z: vec![z0, z1],
                     hands: 1,
-                    decisions: 0,
+                    decisions,
                 }
             })
-            .collect();
+            .collect()
+    }
+
+    #[test]
+    fn fit_recovers_a_linear_relation() {
+        // The fit finds 3 and -2 (the ridge is tiny).
+        let units = linear_units(0);
         let theta = fit(units.iter(), Ridge::uniform(1e-9)).unwrap();
         assert!((theta[0] - 3.0).abs() < 1e-6, "{theta:?}");
         assert!((theta[1] + 2.0).abs() < 1e-6, "{theta:?}");
@@ -467,20 +469,9 @@ mod tests {
 
     #[test]
     fn decision_terms_have_their_own_ridge() {
-        // The same data as above with z1 a decision term: a huge penalty on the chance term
-        // and none on the decision term fit z1 alone, and the other way round.
-        let units: Vec<Unit> = (0..50)
-            .map(|i| {
-                let z0 = ((i * 7) % 11) as f64 - 5.0;
-                let z1 = ((i * 3) % 7) as f64 - 3.0;
-                Unit {
-                    y: 3.0 * z0 - 2.0 * z1 + 5.0,
-                    z: vec![z0, z1],
-                    hands: 1,
-                    decisions: 1,
-                }
-            })
-            .collect();
+        // The same data with z1 a decision term: a huge penalty on the chance term and none
+        // on the decision term fit z1 alone, and the other way round.
+        let units = linear_units(1);
         let only_decisions = Ridge {
             chance: 1e12,
             decision: 1e-9,
