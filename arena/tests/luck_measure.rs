@@ -14,136 +14,24 @@
 //! Each experiment of `G` blocks is analysed on its own, as a tournament of `G` rounds would be
 //! (its own cross-fit, its own sequential fit). `LUCK_BUCKETS` and `LUCK_RIDGE` try other
 //! strength classes and ridge penalties (`LUCK_DECISION_RIDGE` for the decision terms; on the
-//! training seeds only); `LUCK_RANDOM=1` (bot B is
-//! the random bot) or `0` (bot A is) adds the experiment's decision terms (see
-//! `action_terms`), with `LUCK_PHI=rich` their richer features (strength-class cells).
+//! training seeds only); `LUCK_RANDOM=1` (bot B is the random bot, drawing for itself) or `0`
+//! (bot A is) gives it decision terms from its documented policy (see
+//! `attach_documented_policy`).
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use arena::replay::Record;
 use arena::standings::controls::{
-    Block, RIDGE, Ridge, Tables, Unit, block_units, cross_fitted_with, sequential_with,
+    Block, RIDGE, Ridge, Tables, Unit, block_units, corrected, cross_fitted_with, sequential_with,
 };
 use arena::standings::stats::{BlockEstimate, BlockSample, block_estimate};
-use rules::{Hand, LegalAction, Variant, hand_value};
+use protocol::MixEntry;
+use rules::{Action, Hand, LegalAction};
 
-/// An experiment, not something the arena can do for an unknown bot (`LUCK_RANDOM`): AIVAT's
-/// terms at the decisions of `seat`, `φ(after the action taken) − Σ π(a)·φ(after a)`, with `π`
-/// the random bots' *documented* policy (uniform over the offered names, then over each one's
-/// instances) and `φ` four simple features of the state after an action (the payoff if the
-/// hand ended, else pot × (seat 0's showdown share − ½), 1, the pot). It measures what a bot
-/// that declared its policy would let the arena remove (BENCHMARKS.md section 6). Per hand,
-/// from seat 0's side.
-const BASIC_FEATURES: usize = 4;
-fn action_terms(records: &[Record], seat: usize) -> BTreeMap<u64, Vec<f64>> {
-    let Some(Record::Header(header)) = records.first() else {
-        panic!("no header")
-    };
-    let order = header.settings.sequence_order;
-    let rich = std::env::var("LUCK_PHI").is_ok_and(|v| v == "rich");
-    let table = arena::standings::luck_closest::DealTable::new(order);
-    let b = arena::standings::luck_closest::BUCKETS;
-    #[allow(non_snake_case)]
-    let ACTION_FEATURES = if rich {
-        BASIC_FEATURES + 3 * b * b
-    } else {
-        BASIC_FEATURES
-    };
-    let key = |c: &[rules::Card; 3]| hand_value(Variant::Closest555, order, c).key();
-    let phi = |h: &Hand| -> Vec<f64> {
-        let mut f = vec![0.0; ACTION_FEATURES];
-        if let Some(p) = h.payoffs() {
-            f[0] = p[0] as f64;
-            return f;
-        }
-        let (k0, k1) = (key(&h.cards(0)), key(&h.cards(1)));
-        let share = match k0.cmp(&k1) {
-            std::cmp::Ordering::Greater => 1.0,
-            std::cmp::Ordering::Equal => 0.5,
-            std::cmp::Ordering::Less => 0.0,
-        };
-        let pot = h.pot() as f64;
-        f[1] = pot * (share - 0.5);
-        f[2] = 1.0;
-        f[3] = pot;
-        if rich {
-            let cell = table.class(&h.cards(0)) * b + table.class(&h.cards(1));
-            f[BASIC_FEATURES + cell] = 1.0;
-            f[BASIC_FEATURES + b * b + cell] = pot;
-            f[BASIC_FEATURES + 2 * b * b + cell] = h.stake() as f64;
-        }
-        f
-    };
-    let mut out = BTreeMap::new();
-    let mut current: Option<(u64, Hand)> = None;
-    for r in records {
-        match r {
-            Record::Event { hand, event }
-                if event.get("event").and_then(|e| e.as_str()) == Some("hand_started") =>
-            {
-                let dealer = event.get("dealer").and_then(|d| d.as_u64()).unwrap() as usize;
-                let (h, _) = Hand::seeded(header.settings, 2, dealer, header.seed, *hand).unwrap();
-                current = Some((*hand, h));
-                out.insert(*hand, vec![0.0; ACTION_FEATURES]);
-            }
-            Record::Action {
-                hand,
-                seat: s,
-                action,
-                ..
-            } => {
-                let Some((h_no, h)) = current.as_mut().filter(|(n, _)| n == hand) else {
-                    continue;
-                };
-                if *s == seat {
-                    let legal = h.legal();
-                    let names = legal.len() as f64;
-                    let mut expected = vec![0.0; ACTION_FEATURES];
-                    for entry in &legal {
-                        let instances: Vec<rules::Action> = match entry {
-                            LegalAction::Bet {
-                                min,
-                                max,
-                                multiple_of,
-                            } => (0..=(max - min) / multiple_of)
-                                .map(|k| rules::Action::Bet {
-                                    amount: min + k * multiple_of,
-                                })
-                                .collect(),
-                            LegalAction::Swap { cards, .. } => cards
-                                .iter()
-                                .map(|&card| rules::Action::Swap { card })
-                                .collect(),
-                            e => vec![e.instance(|_| 0)],
-                        };
-                        let w = 1.0 / names / instances.len() as f64;
-                        for a in instances {
-                            let mut c = h.clone();
-                            c.apply(*s, a).unwrap();
-                            let f = phi(&c);
-                            for i in 0..ACTION_FEATURES {
-                                expected[i] += w * f[i];
-                            }
-                        }
-                    }
-                    let mut c = h.clone();
-                    c.apply(*s, *action).unwrap();
-                    let f = phi(&c);
-                    let z = out.get_mut(h_no).unwrap();
-                    for i in 0..ACTION_FEATURES {
-                        z[i] += f[i] - expected[i];
-                    }
-                }
-                h.apply(*s, *action).unwrap();
-            }
-            _ => {}
-        }
-    }
-    out
-}
-/// Bot A's units (one per deal: its two hands of that deal summed) of each complete block.
-fn load(dir: &Path, tables: &mut Tables, random: Option<usize>) -> Vec<Block> {
+/// The duplicate blocks in `dir`, by seed: the replays of `s<seed>-ab.jsonl` (bot A in seat 0)
+/// and `s<seed>-ba.jsonl`, for every seed that has both.
+fn blocks_in(dir: &Path) -> Vec<(u64, Vec<Record>, Vec<Record>)> {
     let mut seeds: Vec<u64> = std::fs::read_dir(dir)
         .expect("a data directory")
         .filter_map(|e| {
@@ -155,45 +43,102 @@ fn load(dir: &Path, tables: &mut Tables, random: Option<usize>) -> Vec<Block> {
         })
         .collect();
     seeds.sort();
-    let mut blocks = Vec::new();
-    for seed in seeds {
-        let read = |order: &str| arena::replay::read(&dir.join(format!("s{seed}-{order}.jsonl")));
-        let (Ok(ab), Ok(ba)) = (read("ab"), read("ba")) else {
-            continue;
-        };
-        let mut block = block_units(&[(&ab, 0), (&ba, 1)], tables).expect("supported replays");
-        if let Some(r) = random {
-            // The experiment's terms, bot A's side, summed per deal like the units (which
-            // are in hand order). `r`: 0 if bot A is the random bot, 1 if bot B is; in
-            // match `ab` A sits in seat 0, in `ba` in seat 1; the terms are seat 0's view.
-            let mut extra: BTreeMap<u64, Vec<f64>> = BTreeMap::new();
-            for (records, a_seat) in [(&ab, 0), (&ba, 1)] {
-                let random_seat = if a_seat == 0 { r } else { 1 - r };
-                let sign = if a_seat == 0 { 1.0 } else { -1.0 };
-                for (hand, terms) in action_terms(records, random_seat) {
-                    let sum = extra.entry(hand).or_insert_with(|| vec![0.0; terms.len()]);
-                    for (s, t) in sum.iter_mut().zip(terms) {
-                        *s += sign * t;
-                    }
+    seeds
+        .into_iter()
+        .filter_map(|seed| {
+            let read =
+                |order: &str| arena::replay::read(&dir.join(format!("s{seed}-{order}.jsonl")));
+            Some((seed, read("ab").ok()?, read("ba").ok()?))
+        })
+        .collect()
+}
+
+/// An experiment, not something the arena may do for an unknown bot (`LUCK_RANDOM`): the
+/// random bots' *documented* policy (uniform over the offered names, then over each one's
+/// instances) attached as a mix to every decision of `seat` that has none, so that replays of
+/// a random bot drawing for itself get the decision terms the arena computes for a bot that
+/// answers with mixes (`arena::standings::luck_mix`).
+fn attach_documented_policy(records: &mut [Record], seat: usize) {
+    let Some(Record::Header(header)) = records.first() else {
+        panic!("no header")
+    };
+    let (settings, seed) = (header.settings, header.seed);
+    let mut current: Option<(u64, Hand)> = None;
+    for record in records.iter_mut() {
+        match record {
+            Record::Event { hand, event } if event["event"] == "hand_started" => {
+                let dealer = event["dealer"].as_u64().expect("a dealer") as usize;
+                let (h, _) = Hand::seeded(settings, 2, dealer, seed, *hand).expect("a hand");
+                current = Some((*hand, h));
+            }
+            Record::Action {
+                hand,
+                seat: s,
+                action,
+                mix,
+                ..
+            } => {
+                let Some((_, h)) = current.as_mut().filter(|(n, _)| n == hand) else {
+                    continue;
+                };
+                if *s == seat && mix.is_none() {
+                    *mix = Some(documented_policy(&h.legal()));
                 }
+                h.apply(*s, *action).expect("a recorded action");
             }
-            for (unit, terms) in block.iter_mut().zip(extra.into_values()) {
-                unit.z.extend(terms);
-            }
+            _ => {}
         }
-        blocks.push(block);
     }
-    blocks
+}
+
+/// Each name of `legal` equally likely, then each of its instances.
+fn documented_policy(legal: &[LegalAction]) -> Vec<MixEntry> {
+    let names = legal.len() as f64;
+    legal
+        .iter()
+        .flat_map(|entry| {
+            let instances: Vec<Action> = match entry {
+                LegalAction::Bet {
+                    min,
+                    max,
+                    multiple_of,
+                } => (0..=(max - min) / multiple_of)
+                    .map(|k| Action::Bet {
+                        amount: min + k * multiple_of,
+                    })
+                    .collect(),
+                LegalAction::Swap { cards, .. } => {
+                    cards.iter().map(|&card| Action::Swap { card }).collect()
+                }
+                e => vec![e.instance(|_| 0)],
+            };
+            let p = 1.0 / names / instances.len() as f64;
+            instances
+                .into_iter()
+                .map(move |action| MixEntry { action, p })
+        })
+        .collect()
+}
+
+/// Bot A's units (one per deal: its two hands of that deal summed) of each complete block.
+/// `random`: with `Some(r)`, the random bot (bot B if `r` is 1, bot A if 0) is given its
+/// documented policy ([`attach_documented_policy`]).
+fn load(dir: &Path, tables: &mut Tables, random: Option<usize>) -> Vec<Block> {
+    blocks_in(dir)
+        .into_iter()
+        .map(|(_, mut ab, mut ba)| {
+            if let Some(r) = random {
+                // In match `ab` bot A sits in seat 0, in `ba` in seat 1.
+                attach_documented_policy(&mut ab, r);
+                attach_documented_policy(&mut ba, 1 - r);
+            }
+            block_units(&[(&ab, 0), (&ba, 1)], tables).expect("supported replays")
+        })
+        .collect()
 }
 
 fn plain(blocks: &[Block]) -> Vec<BlockSample> {
-    blocks
-        .iter()
-        .map(|b| BlockSample {
-            chips: b.iter().map(|u| u.y).sum(),
-            hands: b.iter().map(|u| u.hands).sum(),
-        })
-        .collect()
+    blocks.iter().map(|b| corrected(b, None)).collect()
 }
 
 fn width(e: &BlockEstimate) -> f64 {
@@ -308,26 +253,13 @@ fn luck_ceiling_from_replayed_decks() {
     let pair = std::env::var("LUCK_PAIRS").unwrap_or_else(|_| "sr".into());
     let other = std::env::var("LUCK_SAME_DECKS").unwrap_or_else(|_| "sr_reseed".into());
     let totals = |name: &str| -> BTreeMap<u64, f64> {
-        let dir = Path::new(&data).join(name);
-        let mut out = BTreeMap::new();
-        for entry in std::fs::read_dir(&dir).expect("a data directory") {
-            let name = entry.unwrap().file_name().into_string().unwrap();
-            let Some(seed) = name
-                .strip_prefix('s')
-                .and_then(|n| n.strip_suffix("-ab.jsonl"))
-                .and_then(|n| n.parse::<u64>().ok())
-            else {
-                continue;
-            };
-            let read =
-                |order: &str| arena::replay::read(&dir.join(format!("s{seed}-{order}.jsonl")));
-            let (Ok(ab), Ok(ba)) = (read("ab"), read("ba")) else {
-                continue;
-            };
-            let block = block_units(&[(&ab, 0), (&ba, 1)], &mut Tables::default()).unwrap();
-            out.insert(seed, block.iter().map(|u| u.y).sum::<f64>());
-        }
-        out
+        blocks_in(&Path::new(&data).join(name))
+            .into_iter()
+            .map(|(seed, ab, ba)| {
+                let block = block_units(&[(&ab, 0), (&ba, 1)], &mut Tables::default()).unwrap();
+                (seed, block.iter().map(|u| u.y).sum::<f64>())
+            })
+            .collect()
     };
     let (a, b) = (totals(&pair), totals(&other));
     let common: Vec<(f64, f64)> = a

@@ -174,7 +174,7 @@ impl DealTable {
         self.key[code([digit(cards[0]), digit(cards[1]), digit(cards[2])])]
     }
 
-    pub fn class(&self, cards: &[Card; 3]) -> usize {
+    fn class(&self, cards: &[Card; 3]) -> usize {
         self.class[code([digit(cards[0]), digit(cards[1]), digit(cards[2])])]
     }
 
