@@ -1,7 +1,7 @@
-//! Mixed answers (PROTOCOL.md, "Mixed answers") end to end: the Python random bot answers
-//! with mixes, the arena draws, the replay records each mix beside the action drawn and
-//! re-simulates; the draws are reproducible and follow the probabilities; a wrong mix is a
-//! fault of the right kind.
+//! Mixed answers (PROTOCOL.md, "Mixed answers") end to end: the Python random bot (and the
+//! Rust Monte-Carlo bot, at its close calls) answers with mixes, the arena draws, the replay
+//! records each mix beside the action drawn and re-simulates; the draws are reproducible and
+//! follow the probabilities; a wrong mix is a fault of the right kind.
 
 mod common;
 
@@ -99,6 +99,37 @@ fn the_random_bot_mixes_and_the_arena_draws_reproducibly() {
     let other = dir.path().join("other.jsonl");
     play(&random, &strength, "12", &other);
     assert!(actions(&other) != records, "another seed drew the same");
+}
+
+#[test]
+fn the_montecarlo_bot_declares_its_close_calls_as_mixes() {
+    let dir = tempfile::tempdir().unwrap();
+    let montecarlo = common::sample_bot("montecarlo-bot");
+    let passive = python_bot("sample-bots/python/minimal_bot.py");
+    let replay = dir.path().join("mc.jsonl");
+    let summary = play(&montecarlo, &passive, "5", &replay);
+    common::assert_no_faults(&summary, 0, "the montecarlo bot's mixes");
+    let records = actions(&replay);
+    let mine = records.iter().filter(|r| r["seat"] == 0).count();
+    let mixed: Vec<&Value> = records.iter().filter(|r| r.get("mix").is_some()).collect();
+    // Close calls only: some of its betting decisions, never a swap (those it computes
+    // exactly), never the passive bot's.
+    assert!(
+        !mixed.is_empty() && mixed.len() < mine / 2,
+        "{} of {mine} decisions mixed",
+        mixed.len()
+    );
+    for r in &mixed {
+        assert_eq!(r["seat"], 0, "{r}");
+        assert_ne!(r["kind"], "swap", "{r}");
+        let entries = r["mix"].as_array().unwrap();
+        assert!(entries.len() >= 2, "a one-action mix is sent plain: {r}");
+        let total: f64 = entries.iter().map(|e| e["p"].as_f64().unwrap()).sum();
+        assert!((total - 1.0).abs() < 1e-9, "{r}");
+        assert!(entries.iter().any(|e| action_of(e) == action_of(r)), "{r}");
+    }
+    let out = run_arena(&["replay", "verify", replay.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
 }
 
 #[test]

@@ -13,7 +13,7 @@
 
 use std::io::{self, BufRead, Write};
 
-use protocol::{Action, Hello, LegalAction, Request};
+use protocol::{Action, Choice, Hello, LegalAction, MixEntry, Request};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use serde_json::Value;
@@ -26,6 +26,12 @@ pub struct Game {
 /// A bot: one decision per request. Events arrive through `observe` (optional).
 pub trait Bot {
     fn decide(&mut self, game: &Game, request: &Request) -> Action;
+    /// The answer sent: by default `decide`'s action. A bot that chooses at random may answer
+    /// with its distribution instead (`Choice::Mix`, PROTOCOL.md "Mixed answers"): the arena
+    /// draws from it, and a luck-corrected estimate can then remove the draw's luck.
+    fn choose(&mut self, game: &Game, request: &Request) -> Choice {
+        Choice::Action(self.decide(game, request))
+    }
     /// Called for every event line (`{"type":"event",...}`), fault notice and match end.
     fn observe(&mut self, _game: &Game, _message: &Value) {}
 }
@@ -69,8 +75,12 @@ pub fn run(name: &str, mut bot: impl Bot) {
                     let _ = stdout.flush();
                     continue;
                 };
-                let action = bot.decide(game, &request);
-                let mut answer = serde_json::to_value(action).expect("actions serialize");
+                let mut answer = match bot.choose(game, &request) {
+                    Choice::Action(action) => {
+                        serde_json::to_value(action).expect("actions serialize")
+                    }
+                    Choice::Mix(mix) => serde_json::json!({ "mix": mix }),
+                };
                 answer["id"] = request.id.into();
                 let _ = writeln!(stdout, "{answer}");
                 let _ = stdout.flush();
@@ -93,6 +103,32 @@ pub fn run(name: &str, mut bot: impl Bot) {
                 }
             }
         }
+    }
+}
+
+/// The `N` of a `--seed N` argument: a seed that replaces the hello's, so the same deals can
+/// be played again with other draws (or two copies of a bot given different draws).
+pub fn seed_argument() -> Option<u64> {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter()
+        .position(|a| a == "--seed")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|s| s.parse().ok())
+}
+
+/// `mix` with the entries of the same action merged and those of probability 0 dropped: a
+/// well-formed mixed answer (no action twice), or a plain action when one is left.
+pub fn merged(mix: &[MixEntry]) -> Choice {
+    let mut out: Vec<MixEntry> = Vec::new();
+    for entry in mix.iter().filter(|e| e.p > 0.0) {
+        match out.iter_mut().find(|e| e.action == entry.action) {
+            Some(e) => e.p += entry.p,
+            None => out.push(*entry),
+        }
+    }
+    match out.as_slice() {
+        [only] => Choice::Action(only.action),
+        _ => Choice::Mix(out),
     }
 }
 
@@ -154,5 +190,31 @@ mod tests {
         let swap = LegalAction::Swap { cards, cost: 0 };
         assert_eq!(concrete(&swap, 7), Action::Swap { card: cards[0] });
         assert_eq!(concrete(&LegalAction::Refuse, 7), Action::Refuse);
+    }
+
+    #[test]
+    fn merged_adds_up_repeated_actions_and_drops_impossible_ones() {
+        let entry = |action, p| MixEntry { action, p };
+        let bet = |amount| Action::Bet { amount };
+        let mix = [
+            entry(Action::Pack, 0.25),
+            entry(bet(4), 0.5),
+            entry(Action::Pack, 0.25),
+            entry(bet(8), 0.0),
+        ];
+        let Choice::Mix(out) = merged(&mix) else {
+            panic!("two actions are left: a mix");
+        };
+        assert_eq!(out, vec![entry(Action::Pack, 0.5), entry(bet(4), 0.5)]);
+        let one = [
+            entry(bet(4), 0.5),
+            entry(bet(4), 0.5),
+            entry(Action::Pack, 0.0),
+        ];
+        assert_eq!(
+            merged(&one),
+            Choice::Action(bet(4)),
+            "one action: a plain answer"
+        );
     }
 }

@@ -3,23 +3,41 @@
 //!
 //! - Win chance: deal the seats still in the hand random hands from the cards it cannot see
 //!   (not its own, not revealed ones), evaluate with the engine's own hand values, count wins
-//!   (ties count half). 400 samples per decision, seeded from the hello: reproducible.
+//!   (ties count half). 1600 samples per decision, seeded from the hello (or `--seed N`).
 //! - The range of hands still in play: an opponent who has put a lot in is unlikely to hold a
 //!   weak hand, so a sampled hand below a strength percentile that grows with what that
 //!   opponent put in is redrawn. In Lallan Kallan a live opponent never holds a dead hand.
-//! - Closest to 555 swaps: for each of its three cards, the mean distance after replacing it
-//!   with a random unseen card; it swaps the card with the best mean if that beats keeping.
+//! - Closest to 555 swaps: for each of its three cards, the mean hand value after replacing it
+//!   with each card it cannot see; it swaps the card with the best mean if that beats keeping.
 //! - Betting: with chance p and a pot P, a call of C is worth it when p * (P + C) > C.
 //!   Strong hands raise, very strong hands ask for a show (two left) or a sideshow.
+//! - It answers a betting decision with a **mix** (PROTOCOL.md, "Mixed answers"): its estimate
+//!   of p is a sample, so near a threshold of the rule its action is a coin flip anyway; it
+//!   says so, with the rule's action at each point of a normal spread around the estimate
+//!   ([`DOUBT_SAMPLES`]), and the arena draws. Far from every threshold the answer is one action.
+//!   Declaring the coin flip lets a luck-corrected estimate remove its luck (BENCHMARKS.md,
+//!   section 6); the odds of its play are the same as if it drew itself.
 //! - Classic game: it looks at its cards at once (blind play is a gamble it does not take).
 
-use protocol::{Action, Card, LegalAction, Request, Variant, hand_value};
-use sample_bots::{Bot, Dice, Game, concrete, find, run};
+use protocol::{Action, Card, Choice, LegalAction, MixEntry, Request, Variant, hand_value};
+use sample_bots::{Bot, Dice, Game, concrete, find, merged, run, seed_argument};
 
-const SAMPLES: u32 = 400;
+const SAMPLES: u32 = 1600;
+
+/// Its doubt about an estimated win chance `p`: the sampling error of an estimate from this
+/// many samples, `√(p(1−p)/n)`. It plays as a bot deciding on a 400-sample estimate would
+/// (that is what it did before it declared its doubt), but half of that error is now in the
+/// declared mix, where the arena's draw replaces it; its own 1600-sample estimate adds half
+/// as much again.
+const DOUBT_SAMPLES: f64 = 400.0;
+
+/// Points at which the betting rule is evaluated under that doubt (z from -3 to 3).
+const DOUBT_POINTS: usize = 61;
 
 struct MonteCarloBot {
     dice: Option<Dice>,
+    /// `--seed N`: the sampling's seed instead of the hello's.
+    seed_override: Option<u64>,
     /// Every three-card hand's value key, sorted: a hand's strength percentile.
     table: Vec<u32>,
 }
@@ -124,21 +142,22 @@ impl MonteCarloBot {
         score / f64::from(SAMPLES)
     }
 
-    fn choose_swap(game: &Game, dice: &mut Dice, mine: &[Card; 3], pool: &[Card]) -> Action {
+    /// The card whose replacement gives the best mean hand value over every card it cannot
+    /// see (each is equally likely to be drawn, as far as it knows), or keep.
+    fn choose_swap(game: &Game, mine: &[Card; 3], pool: &[Card]) -> Action {
         let s = &game.hello.settings;
         let key =
             |cards: &[Card; 3]| f64::from(hand_value(s.variant, s.sequence_order, cards).key());
         let keep = key(mine);
         let mut best = (keep, None);
         for slot in 0..3 {
-            let trials = 60.min(pool.len());
             let mut total = 0.0;
-            for _ in 0..trials {
+            for &card in pool {
                 let mut hand = *mine;
-                hand[slot] = pool[dice.below(pool.len() as u64) as usize];
+                hand[slot] = card;
                 total += key(&hand);
             }
-            let mean = total / trials as f64;
+            let mean = total / pool.len().max(1) as f64;
             if mean > best.0 {
                 best = (mean, Some(mine[slot]));
             }
@@ -148,56 +167,9 @@ impl MonteCarloBot {
             None => Action::Keep,
         }
     }
-}
 
-impl Bot for MonteCarloBot {
-    fn decide(&mut self, game: &Game, request: &Request) -> Action {
-        let dice = self.dice.get_or_insert_with(|| Dice::new(game.hello.seed));
-        if self.table.is_empty() {
-            self.table = value_table(game);
-        }
-        let Some(mine) = request.cards else {
-            // Classic, still blind: look first.
-            return match find(request, "see") {
-                Some(_) => Action::See,
-                None => Action::Pack,
-            };
-        };
-        let pool = Self::unseen(request, &mine);
-        if request.legal.iter().any(|l| matches!(l, LegalAction::Keep)) {
-            return Self::choose_swap(game, dice, &mine, &pool);
-        }
-        let me = game.hello.seat;
-        let boot = game.hello.settings.boot;
-        let floors: Vec<f64> = request
-            .players
-            .iter()
-            .enumerate()
-            .filter(|(i, p)| *i != me && p.in_hand)
-            .map(|(_, p)| floor_for(p.put_in, boot))
-            .collect();
-        let opponents = floors.len();
-        // A revealed opponent (sideshow) is compared exactly.
-        let p = if opponents == 1
-            && request.known.len() == 1
-            && game.hello.settings.variant != Variant::Closest555
-        {
-            let s = &game.hello.settings;
-            let theirs = request.known.values().next().expect("one known");
-            let (a, b) = (
-                hand_value(s.variant, s.sequence_order, &mine),
-                hand_value(s.variant, s.sequence_order, theirs),
-            );
-            if a > b {
-                1.0
-            } else if a == b {
-                0.5
-            } else {
-                0.0
-            }
-        } else {
-            Self::win_chance(game, &self.table, dice, &mine, &pool, &floors)
-        };
+    /// Its betting rule for a win chance `p` (see the module documentation).
+    fn bet_by_odds(request: &Request, p: f64) -> Action {
         if find(request, "accept").is_some() {
             return if p > 0.5 {
                 Action::Accept
@@ -235,6 +207,90 @@ impl Bot for MonteCarloBot {
             },
         }
     }
+
+    /// The betting rule under its doubt about an estimated win chance `p`: the rule's action
+    /// at each point of a normal distribution around `p` (spread: [`DOUBT_SAMPLES`]), weighted
+    /// by its density. Far from every threshold of the rule this is one action.
+    fn doubtful_bet(request: &Request, p: f64) -> Choice {
+        let doubt = (p * (1.0 - p) / DOUBT_SAMPLES).sqrt();
+        let weights: Vec<(f64, f64)> = (0..DOUBT_POINTS)
+            .map(|i| {
+                let z = -3.0 + 6.0 * i as f64 / (DOUBT_POINTS - 1) as f64;
+                (z, (-z * z / 2.0).exp())
+            })
+            .collect();
+        let total: f64 = weights.iter().map(|w| w.1).sum();
+        let mix: Vec<MixEntry> = weights
+            .iter()
+            .map(|&(z, w)| MixEntry {
+                action: Self::bet_by_odds(request, (p + doubt * z).clamp(0.0, 1.0)),
+                p: w / total,
+            })
+            .collect();
+        merged(&mix)
+    }
+}
+
+impl Bot for MonteCarloBot {
+    /// What it plays when it draws from its own answer (the arena draws instead: `choose`).
+    fn decide(&mut self, game: &Game, request: &Request) -> Action {
+        match self.choose(game, request) {
+            Choice::Action(action) => action,
+            Choice::Mix(mix) => {
+                let u = self.dice.as_mut().map_or(0.5, Dice::unit);
+                protocol::mix::pick(&mix, u)
+            }
+        }
+    }
+
+    fn choose(&mut self, game: &Game, request: &Request) -> Choice {
+        let seed = self.seed_override.unwrap_or(game.hello.seed);
+        let dice = self.dice.get_or_insert_with(|| Dice::new(seed));
+        if self.table.is_empty() {
+            self.table = value_table(game);
+        }
+        let Some(mine) = request.cards else {
+            // Classic, still blind: look first.
+            return Choice::Action(match find(request, "see") {
+                Some(_) => Action::See,
+                None => Action::Pack,
+            });
+        };
+        let pool = Self::unseen(request, &mine);
+        if request.legal.iter().any(|l| matches!(l, LegalAction::Keep)) {
+            return Choice::Action(Self::choose_swap(game, &mine, &pool));
+        }
+        let me = game.hello.seat;
+        let boot = game.hello.settings.boot;
+        let floors: Vec<f64> = request
+            .players
+            .iter()
+            .enumerate()
+            .filter(|(i, p)| *i != me && p.in_hand)
+            .map(|(_, p)| floor_for(p.put_in, boot))
+            .collect();
+        let opponents = floors.len();
+        // A revealed opponent (sideshow) is compared exactly: no doubt.
+        if opponents == 1
+            && request.known.len() == 1
+            && game.hello.settings.variant != Variant::Closest555
+        {
+            let s = &game.hello.settings;
+            let theirs = request.known.values().next().expect("one known");
+            let (a, b) = (
+                hand_value(s.variant, s.sequence_order, &mine),
+                hand_value(s.variant, s.sequence_order, theirs),
+            );
+            let p = match a.cmp(&b) {
+                std::cmp::Ordering::Greater => 1.0,
+                std::cmp::Ordering::Equal => 0.5,
+                std::cmp::Ordering::Less => 0.0,
+            };
+            return Choice::Action(Self::bet_by_odds(request, p));
+        }
+        let p = Self::win_chance(game, &self.table, dice, &mine, &pool, &floors);
+        Self::doubtful_bet(request, p)
+    }
 }
 
 fn main() {
@@ -242,6 +298,7 @@ fn main() {
         "montecarlo-bot",
         MonteCarloBot {
             dice: None,
+            seed_override: seed_argument(),
             table: Vec::new(),
         },
     );

@@ -2,7 +2,7 @@
 //! bet. Seeded from the hello (or `--seed N`), so a match against it is reproducible.
 
 use protocol::{Action, LegalAction, Request};
-use sample_bots::{Bot, Dice, Game, concrete, run};
+use sample_bots::{Bot, Dice, Game, concrete, run, seed_argument};
 
 struct RandomBot {
     dice: Option<Dice>,
@@ -34,17 +34,11 @@ impl Bot for RandomBot {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let seed_override = args
-        .iter()
-        .position(|a| a == "--seed")
-        .and_then(|i| args.get(i + 1))
-        .and_then(|s| s.parse().ok());
     run(
         "random-bot",
         RandomBot {
             dice: None,
-            seed_override,
+            seed_override: seed_argument(),
         },
     );
 }
