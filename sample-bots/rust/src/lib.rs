@@ -117,7 +117,9 @@ pub fn seed_argument() -> Option<u64> {
 }
 
 /// `mix` with the entries of the same action merged and those of probability 0 dropped: a
-/// well-formed mixed answer (no action twice), or a plain action when one is left.
+/// well-formed mixed answer (no action twice), or a plain action when one is left. The
+/// probabilities must be legal and add up to 1, as the protocol asks (an empty mix stays
+/// empty, and the arena refuses it).
 pub fn merged(mix: &[MixEntry]) -> Choice {
     let mut out: Vec<MixEntry> = Vec::new();
     for entry in mix.iter().filter(|e| e.p > 0.0) {

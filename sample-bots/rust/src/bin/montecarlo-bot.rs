@@ -25,10 +25,10 @@ use sample_bots::{Bot, Dice, Game, concrete, find, merged, run, seed_argument};
 const SAMPLES: u32 = 1600;
 
 /// Its doubt about an estimated win chance `p`: the sampling error of an estimate from this
-/// many samples, `√(p(1−p)/n)`. It plays as a bot deciding on a 400-sample estimate would
-/// (that is what it did before it declared its doubt), but half of that error is now in the
-/// declared mix, where the arena's draw replaces it; its own 1600-sample estimate adds half
-/// as much again.
+/// many samples, `√(p(1−p)/n)`. It plays about as a bot deciding on a 400-sample estimate
+/// would (it did, before it declared its doubt), but that error is now in the declared mix,
+/// where the arena's draw replaces it; its own 1600-sample estimate adds a quarter as much
+/// variance again, undeclared (a spread of its play 1.12 times the old one's).
 const DOUBT_SAMPLES: f64 = 400.0;
 
 /// Points at which the betting rule is evaluated under that doubt (z from -3 to 3).
