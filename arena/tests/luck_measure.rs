@@ -14,8 +14,9 @@
 //! Each experiment of `G` blocks is analysed on its own, as a tournament of `G` rounds would be
 //! (its own cross-fit, its own sequential fit). `LUCK_BUCKETS` and `LUCK_RIDGE` try other
 //! strength classes and ridge penalties (`LUCK_DECISION_RIDGE` for the decision terms; on the
-//! training seeds only); `LUCK_RANDOM=1` (bot B is the random bot, drawing for itself) or `0`
-//! (bot A is) gives it decision terms from its documented policy (see
+//! training seeds only); `LUCK_LAYOUT=additive` sums the chance terms over one side's class
+//! (an experiment, see `additive_layout`); `LUCK_RANDOM=1` (bot B is the random bot, drawing
+//! for itself) or `0` (bot A is) gives it decision terms from its documented policy (see
 //! `attach_documented_policy`).
 
 use std::collections::BTreeMap;
@@ -132,9 +133,52 @@ fn load(dir: &Path, tables: &mut Tables, random: Option<usize>) -> Vec<Block> {
                 attach_documented_policy(&mut ab, r);
                 attach_documented_policy(&mut ba, 1 - r);
             }
-            block_units(&[(&ab, 0), (&ba, 1)], tables).expect("supported replays")
+            let mut block = block_units(&[(&ab, 0), (&ba, 1)], tables).expect("supported replays");
+            if let Some(buckets) = additive_layout() {
+                for unit in &mut block {
+                    additive(unit, buckets);
+                }
+            }
+            block
         })
         .collect()
+}
+
+/// `LUCK_LAYOUT=additive` (an experiment): the chance terms of each position summed over the
+/// opponent's class (own class × outcome) and over the own class (opponent's class ×
+/// outcome), instead of one term per joint cell: `2 · 2 · 3B` terms rather than `2 · 3B²`, so
+/// finer classes (`LUCK_BUCKETS`) cost fewer weights. A fixed linear map of mean-zero terms:
+/// still mean zero. Returns the number of classes when the layout is asked for.
+fn additive_layout() -> Option<usize> {
+    (std::env::var("LUCK_LAYOUT").ok()? == "additive").then(|| {
+        std::env::var("LUCK_BUCKETS")
+            .ok()
+            .and_then(|b| b.parse().ok())
+            .unwrap_or(arena::standings::luck_closest::BUCKETS)
+    })
+}
+
+fn additive(unit: &mut Unit, b: usize) {
+    let chance = unit.z.len() - unit.decisions;
+    assert_eq!(
+        chance,
+        2 * 3 * b * b,
+        "Closest to 555 chance terms of {b} classes"
+    );
+    let mut out = vec![0.0; 2 * 2 * 3 * b];
+    for position in 0..2 {
+        for own in 0..b {
+            for other in 0..b {
+                for outcome in 0..3 {
+                    let v = unit.z[position * 3 * b * b + (own * b + other) * 3 + outcome];
+                    out[position * 6 * b + own * 3 + outcome] += v;
+                    out[position * 6 * b + 3 * b + other * 3 + outcome] += v;
+                }
+            }
+        }
+    }
+    out.extend_from_slice(&unit.z[chance..]);
+    unit.z = out;
 }
 
 fn plain(blocks: &[Block]) -> Vec<BlockSample> {
