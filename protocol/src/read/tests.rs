@@ -1,17 +1,19 @@
 use super::*;
 
-fn refused(line: &str) -> String {
-    match read_answer(line) {
-        Ok(answer) => panic!("{line} was read as {answer:?}"),
+/// The message of `read`'s refusal of `line` (a test failure if it reads it).
+fn refusal<T: std::fmt::Debug>(read: fn(&str) -> Result<T, LineError>, line: &str) -> String {
+    match read(line) {
+        Ok(read) => panic!("{line} was read as {read:?}"),
         Err(e) => e.message,
     }
 }
 
+fn refused(line: &str) -> String {
+    refusal(read_answer, line)
+}
+
 fn hello_refused(line: &str) -> String {
-    match read_hello(line) {
-        Ok(hello) => panic!("{line} was read as {hello:?}"),
-        Err(e) => e.message,
-    }
+    refusal(read_hello, line)
 }
 
 #[test]
@@ -283,10 +285,7 @@ fn no_line_makes_the_readers_panic() {
 }
 
 fn mix_refused(line: &str) -> String {
-    match read_reply(line) {
-        Ok(reply) => panic!("{line} was read as {reply:?}"),
-        Err(e) => e.message,
-    }
+    refusal(read_reply, line)
 }
 
 #[test]
