@@ -42,10 +42,12 @@ fn fuzz_match(seed: u64, game: &str) {
         "--json",
         "--replay",
         replay.to_str().unwrap(),
-        // A silent answer costs a second; the other bots answer in microseconds, with room
-        // for a loaded machine. Enough restarts to fuzz all along.
+        // A silent answer costs three seconds; the other bots answer in microseconds, but a
+        // loaded 2-core CI machine has stalled one of them past a one-second limit (a
+        // sandboxed Rust bot, while the server tests ran beside it). Enough restarts to fuzz
+        // all along.
         "--decision-ms",
-        "1000",
+        "3000",
         "--bank-ms",
         "0",
         "--max-restarts",
