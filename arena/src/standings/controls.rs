@@ -93,7 +93,7 @@ pub fn hand_terms(records: &[Record], tables: &mut Tables) -> Result<Vec<HandCon
             // The decision terms of mixed answers after the chance terms (zeros when no
             // bot mixed, so that every block of a game has the same terms).
             let decisions = if has_mixes(records) {
-                decision_terms(records)?
+                decision_terms(records, table)?
             } else {
                 Default::default()
             };

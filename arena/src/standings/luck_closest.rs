@@ -170,12 +170,19 @@ impl DealTable {
         }
     }
 
-    fn key(&self, cards: &[Card; 3]) -> u32 {
+    /// A hand's value key (as `rules::hand_value`'s).
+    pub(super) fn key(&self, cards: &[Card; 3]) -> u32 {
         self.key[code([digit(cards[0]), digit(cards[1]), digit(cards[2])])]
     }
 
-    fn class(&self, cards: &[Card; 3]) -> usize {
+    /// A hand's strength class, `0..buckets()` from the weakest.
+    pub(super) fn class(&self, cards: &[Card; 3]) -> usize {
         self.class[code([digit(cards[0]), digit(cards[1]), digit(cards[2])])]
+    }
+
+    /// How many strength classes there are.
+    pub(super) fn buckets(&self) -> usize {
+        self.buckets
     }
 
     /// `P(class i)` of one hand (the marginal of the joint table).

@@ -8,53 +8,63 @@
 //!
 //! `φ` (Closest to 555, two seats, from the seat's own side): the payoff if the action ended
 //! the hand; else, with `w` the seat's showdown share if the cards were shown now minus one
-//! half (½, 0 or −½), `pot·w`, an indicator that the hand goes on, the pot, `stake·w` and `w`.
-//! Six numbers, chosen on training seeds (BENCHMARKS.md, section 6): few enough for the fit to
-//! learn on the tens of blocks a tournament has (two more, on the strength classes, did a
-//! little better over 150 blocks and worse over 20; 192 more did much worse over 20).
+//! half (½, 0 or −½), `pot·w`, an indicator that the hand goes on, the pot, `stake·w`, `w`,
+//! and `w` again in one of [`DECISION_CLASSES`] slots, the one of the seat's own strength class
+//! (the chance terms' classes, [`DealTable`]). The last eight let the value of going on depend
+//! on the hand: a bot that mixes between stopping and betting on, and then bets on with its
+//! good hands to the turn cap, puts hundreds of chips on that coin flip with some hands and a
+//! few with others. Fourteen numbers, chosen on training seeds (BENCHMARKS.md, section 6):
+//! few enough for the fit to learn on the tens of blocks a tournament has (192 more did much
+//! worse over 20).
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
 use protocol::MixEntry;
-use rules::{Hand, Variant, hand_value};
+use rules::{Hand, Variant};
 
 use super::luck::{EventFields, LuckError, two_seats_of};
+use super::luck_closest::DealTable;
 use crate::replay::Record;
 
+/// Strength classes of the class-by-class part of `φ`.
+pub const DECISION_CLASSES: usize = 8;
+
 /// How many decision terms a seat has per hand.
-pub const DECISION_FEATURES: usize = 6;
+pub const DECISION_FEATURES: usize = 6 + DECISION_CLASSES;
 
 /// `φ` of `hand` from `seat`'s side (see the module documentation).
-fn features(
-    hand: &Hand,
-    seat: usize,
-    key: &dyn Fn(&[rules::Card; 3]) -> u32,
-) -> [f64; DECISION_FEATURES] {
+fn features(hand: &Hand, seat: usize, table: &DealTable) -> [f64; DECISION_FEATURES] {
+    let mut f = [0.0; DECISION_FEATURES];
     if let Some(payoffs) = hand.payoffs() {
-        return [payoffs[seat] as f64, 0.0, 0.0, 0.0, 0.0, 0.0];
+        f[0] = payoffs[seat] as f64;
+        return f;
     }
-    let share = match key(&hand.cards(seat)).cmp(&key(&hand.cards(1 - seat))) {
+    let (own, other) = (hand.cards(seat), hand.cards(1 - seat));
+    let share = match table.key(&own).cmp(&table.key(&other)) {
         Ordering::Greater => 1.0,
         Ordering::Equal => 0.5,
         Ordering::Less => 0.0,
     };
     let pot = hand.pot() as f64;
     let (w, stake) = (share - 0.5, hand.stake() as f64);
-    [0.0, pot * w, 1.0, pot, stake * w, w]
+    f[1..6].copy_from_slice(&[pot * w, 1.0, pot, stake * w, w]);
+    f[6 + table.class(&own) * DECISION_CLASSES / table.buckets()] = w;
+    f
 }
 
 /// Each finished hand's decision terms, `[seat 0's, seat 1's]`, by hand index, for a two-seat
 /// Closest to 555 replay (all zero in a hand without a mixed answer). The hands are played
 /// again from the header's seed and the recorded actions, so that every action a mix offered
 /// can be tried.
-pub fn decision_terms(records: &[Record]) -> Result<BTreeMap<u64, [Vec<f64>; 2]>, LuckError> {
+pub fn decision_terms(
+    records: &[Record],
+    table: &DealTable,
+) -> Result<BTreeMap<u64, [Vec<f64>; 2]>, LuckError> {
     let settings = two_seats_of(records, Variant::Closest555)?;
     let Some(Record::Header(header)) = records.first() else {
         return Err(LuckError::NoHeader);
     };
-    let order = settings.sequence_order;
-    let key = |cards: &[rules::Card; 3]| hand_value(Variant::Closest555, order, cards).key();
     let mut out = BTreeMap::new();
     let mut current: Option<(u64, Hand, [Vec<f64>; 2])> = None;
     for record in records {
@@ -91,7 +101,7 @@ pub fn decision_terms(records: &[Record]) -> Result<BTreeMap<u64, [Vec<f64>; 2]>
                 };
                 let malformed = |what: String| LuckError::Malformed(*hand, what);
                 if let Some(mix) = mix {
-                    add_terms(h, *seat, *action, mix, &key, z).map_err(malformed)?;
+                    add_terms(h, *seat, *action, mix, table, z).map_err(malformed)?;
                 }
                 h.apply(*seat, *action)
                     .map_err(|err| malformed(format!("a recorded action is illegal: {err}")))?;
@@ -108,14 +118,14 @@ fn add_terms(
     seat: usize,
     drawn: rules::Action,
     mix: &[MixEntry],
-    key: &dyn Fn(&[rules::Card; 3]) -> u32,
+    table: &DealTable,
     z: &mut [Vec<f64>; 2],
 ) -> Result<(), String> {
     let after = |action: rules::Action| -> Result<[[f64; DECISION_FEATURES]; 2], String> {
         let mut h = hand.clone();
         h.apply(seat, action)
             .map_err(|err| format!("a mix offered an illegal action: {err}"))?;
-        Ok([features(&h, 0, key), features(&h, 1, key)])
+        Ok([features(&h, 0, table), features(&h, 1, table)])
     };
     // The arena drew with the probabilities scaled to add up to 1 (`protocol::mix::pick`).
     let total: f64 = mix.iter().map(|e| e.p).sum();
@@ -145,7 +155,7 @@ mod tests {
     use crate::standings::luck::tests::{event_record, header_record};
     use rand_chacha::ChaCha8Rng;
     use rand_core::{RngCore, SeedableRng};
-    use rules::{Action, Settings};
+    use rules::{Action, Settings, hand_value};
 
     /// Plays `hands` Closest to 555 hands in which seat 0 answers every decision with a mix
     /// whose odds depend on its cards (pack more with a bad hand, show more with a good one),
@@ -226,7 +236,8 @@ mod tests {
     #[test]
     fn decision_terms_have_mean_zero_and_explain_the_mixing_seats_luck() {
         let records = play_mixing(21, 6000);
-        let terms = decision_terms(&records).unwrap();
+        let table = DealTable::new(rules::SequenceOrder::A23High);
+        let terms = decision_terms(&records, &table).unwrap();
         assert_eq!(terms.len(), 6000);
         let payoffs: BTreeMap<u64, i64> = records
             .iter()
@@ -306,13 +317,12 @@ mod tests {
                 h.apply(*seat, *action).unwrap();
             }
         }
-        let order = settings.sequence_order;
-        let key = |c: &[rules::Card; 3]| hand_value(Variant::Closest555, order, c).key();
+        let table = DealTable::new(settings.sequence_order);
         let (drawn, mix) = first;
         let phi = |a: Action| {
             let mut c = h.clone();
             c.apply(0, a).unwrap();
-            features(&c, 0, &key)
+            features(&c, 0, &table)
         };
         let mut expected = phi(drawn);
         for e in &mix {
@@ -323,12 +333,44 @@ mod tests {
         }
         let zero = vec![0.0; DECISION_FEATURES];
         let mut z = [zero.clone(), zero];
-        add_terms(&h, 0, drawn, &mix, &key, &mut z).unwrap();
+        add_terms(&h, 0, drawn, &mix, &table, &mut z).unwrap();
         for i in 0..DECISION_FEATURES {
             assert!(
                 (z[0][i] - expected[i]).abs() < 1e-9,
                 "{z:?} vs {expected:?}"
             );
+        }
+    }
+
+    #[test]
+    fn the_value_of_going_on_is_split_by_the_seats_own_strength_class() {
+        // 555 (the best hand, the top class) against K Q J (000, the worst): the hand goes on, so
+        // each seat's `w` (½ for the winner, −½ for the loser) is in feature 5 and again in
+        // the slot of its own class, and in no other slot.
+        let p = |c: &str| c.parse::<rules::Card>().unwrap();
+        let top: Vec<rules::Card> = ["5c", "Kc", "5d", "Qd", "5h", "Jh"]
+            .iter()
+            .map(|c| p(c))
+            .collect();
+        let deck = rules::Deck::stacked(&top).unwrap();
+        let settings = Settings::new(Variant::Closest555);
+        let (hand, _) = Hand::new(settings, 2, 0, rules::DealSource::Stacked(vec![deck])).unwrap();
+        let table = DealTable::new(settings.sequence_order);
+        let strong = (0..2)
+            .find(|&s| hand.cards(s).iter().all(|c| c.rank().value() == 5))
+            .expect("one seat holds the three fives");
+        assert_eq!(table.class(&hand.cards(strong)), table.buckets() - 1);
+        assert_eq!(table.class(&hand.cards(1 - strong)), 0);
+        for (seat, w, class) in [(strong, 0.5, DECISION_CLASSES - 1), (1 - strong, -0.5, 0)] {
+            let f = features(&hand, seat, &table);
+            assert_eq!(f[5], w);
+            for k in 0..DECISION_CLASSES {
+                assert_eq!(
+                    f[6 + k],
+                    if k == class { w } else { 0.0 },
+                    "seat {seat} slot {k}"
+                );
+            }
         }
     }
 
@@ -340,7 +382,8 @@ mod tests {
                 *mix = None;
             }
         }
-        let terms = decision_terms(&records).unwrap();
+        let table = DealTable::new(rules::SequenceOrder::A23High);
+        let terms = decision_terms(&records, &table).unwrap();
         assert!(
             terms
                 .values()
@@ -348,7 +391,7 @@ mod tests {
         );
         let classic = vec![header_record(Settings::new(Variant::Classic))];
         assert!(matches!(
-            decision_terms(&classic),
+            decision_terms(&classic, &table),
             Err(LuckError::Unsupported(_))
         ));
     }
