@@ -85,6 +85,14 @@ fn each_decision_gets_the_lines_written_for_it() {
 #[test]
 fn a_flood_is_cut_to_the_bounds_and_counted() {
     let records = play("50", true);
+    // Each decision writes 51 lines (+ the hello line before the first). A line read after
+    // its decision's answer goes with the seat's next decision (two pipes, two readers: see
+    // `arena::bot::decision_stderr`); a loaded CI machine did that once. So each decision
+    // is checked against the bounds, and each seat's lines are counted over the match:
+    // every line is kept or counted once, except what the last decision wrote after its
+    // answer was taken.
+    let mut per_seat: std::collections::BTreeMap<u64, (usize, usize, usize, usize)> =
+        Default::default();
     for action in bot_actions(&records) {
         let kept = lines(action);
         let dropped = action["stderr_dropped"].as_u64().unwrap_or(0) as usize;
@@ -93,11 +101,27 @@ fn a_flood_is_cut_to_the_bounds_and_counted() {
             kept.iter().map(|l| l.len()).sum::<usize>() <= 2048,
             "{action}"
         );
-        assert!(kept.iter().any(|l| l.starts_with("thinking about request")));
-        // Every line written is either kept or counted: 51 per decision (+ the hello line).
-        let written = kept.len() + dropped;
-        assert!(written == 51 || written == 52, "{written}: {action}");
-        assert!(dropped > 0);
+        let seat = per_seat
+            .entry(action["seat"].as_u64().unwrap())
+            .or_default();
+        seat.0 += 1;
+        seat.1 += kept.len() + dropped;
+        seat.2 += dropped;
+        seat.3 += kept
+            .iter()
+            .filter(|l| l.starts_with("thinking about request"))
+            .count();
+    }
+    assert_eq!(per_seat.len(), 3);
+    for (seat, (decisions, written, dropped, announced)) in per_seat {
+        let all = 51 * decisions + 1;
+        assert!(
+            written <= all && written >= all - 51,
+            "seat {seat}: {written} lines for {decisions} decisions"
+        );
+        assert!(dropped > 0, "seat {seat}");
+        // Normally every decision keeps its first line; at least one does even on a bad day.
+        assert!(announced > 0, "seat {seat}");
     }
 }
 
