@@ -17,7 +17,8 @@
 //! training seeds only); `LUCK_LAYOUT=additive` sums the chance terms over one side's class
 //! (an experiment, see `additive_layout`); `LUCK_RANDOM=1` (bot B is the random bot, drawing
 //! for itself) or `0` (bot A is) gives it decision terms from its documented policy (see
-//! `attach_documented_policy`).
+//! `attach_documented_policy`). `offline_value_table` tries a value table learnt on other
+//! replays of the same pair (`LUCK_LEARN/<pair>`) and then fixed.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -324,4 +325,87 @@ fn luck_ceiling_from_replayed_decks() {
         not_cards,
         1.0 / not_cards.sqrt()
     );
+}
+
+/// An experiment (BENCHMARKS.md section 6, "A value function learnt offline"): AIVAT's own
+/// route, a value function learnt from a large body of reference play and then fixed. On the
+/// replays of `LUCK_LEARN/<pair>` (seeds disjoint from the judged ones) the chance and decision
+/// terms with `LUCK_OFFLINE_BUCKETS` strength classes (default 16) are fitted once, by least
+/// squares with a small ridge; `θ_off·z` is then a fixed linear map of mean-zero terms, so of
+/// mean zero for any bots. On `LUCK_DATA/<pair>` it is added to the arena's terms twice, from
+/// bot A's side and (negated) from bot B's, as a tournament would have to (it does not know
+/// which bot the table was learnt for), and everything is fitted as usual.
+#[test]
+#[ignore = "needs replays made by hand (see the module documentation)"]
+fn offline_value_table() {
+    let data = std::env::var("LUCK_DATA").unwrap_or_else(|_| "/tmp/l5".into());
+    let learn = std::env::var("LUCK_LEARN").expect("LUCK_LEARN: the learning replays");
+    let pairs = std::env::var("LUCK_PAIRS").unwrap_or_else(|_| "mp".into());
+    let buckets: usize = std::env::var("LUCK_OFFLINE_BUCKETS")
+        .ok()
+        .and_then(|b| b.parse().ok())
+        .unwrap_or(16);
+    let seat_units = |dir: &Path, tables: &mut Tables, a_seat: usize| -> Vec<Block> {
+        blocks_in(dir)
+            .into_iter()
+            .map(|(_, ab, ba)| {
+                block_units(&[(&ab, a_seat), (&ba, 1 - a_seat)], tables).expect("supported")
+            })
+            .collect()
+    };
+    for pair in pairs.split(',') {
+        let mut fine = Tables::with_buckets(buckets);
+        let learnt = seat_units(&Path::new(&learn).join(pair), &mut fine, 0);
+        let theta = arena::standings::controls::fit(learnt.iter().flatten(), Ridge::uniform(30.0))
+            .expect("learning blocks");
+        let value = |u: &Unit| -> f64 { theta.iter().zip(&u.z).map(|(t, z)| t * z).sum() };
+        let dir = Path::new(&data).join(pair);
+        let standard = load(&dir, &mut Tables::default(), None);
+        let (side_a, side_b) = (
+            seat_units(&dir, &mut fine, 0),
+            seat_units(&dir, &mut fine, 1),
+        );
+        let with_table: Vec<Block> = standard
+            .iter()
+            .zip(side_a.iter().zip(&side_b))
+            .map(|(block, (a, b))| {
+                block
+                    .iter()
+                    .zip(a.iter().zip(b))
+                    .map(|(u, (ua, ub))| {
+                        // The two fixed features go with the chance terms (their ridge).
+                        let mut z = u.z.clone();
+                        let decisions = z.split_off(z.len() - u.decisions);
+                        z.extend([value(ua), -value(ub)]);
+                        z.extend(decisions);
+                        Unit { z, ..u.clone() }
+                    })
+                    .collect()
+            })
+            .collect();
+        for (name, blocks) in [("standard", &standard), ("with the table", &with_table)] {
+            let plain_e = block_estimate(&plain(blocks), 0.95);
+            let ratio = |samples: Vec<BlockSample>| {
+                width(&plain_e) / width(&block_estimate(&samples, 0.95))
+            };
+            let mut line = format!(
+                "{pair}, {name}: {} blocks (table from {} blocks, {buckets} classes): width ratio \
+                 cross-fitted {:.2}, sequential {:.2}; runs of",
+                blocks.len(),
+                learnt.len(),
+                ratio(cross_fitted_with(blocks, RIDGE)),
+                ratio(sequential_with(blocks, RIDGE)),
+            );
+            for g in [10, 20, 40] {
+                let (mut p, mut c, mut s) = (0.0, 0.0, 0.0);
+                for chunk in blocks.chunks_exact(g) {
+                    p += width(&block_estimate(&plain(chunk), 0.95));
+                    c += width(&block_estimate(&cross_fitted_with(chunk, RIDGE), 0.95));
+                    s += width(&block_estimate(&sequential_with(chunk, RIDGE), 0.95));
+                }
+                line += &format!(" {g}: {:.2} / {:.2};", p / c, p / s);
+            }
+            println!("{line}");
+        }
+    }
 }
