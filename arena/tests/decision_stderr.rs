@@ -91,8 +91,17 @@ fn a_flood_is_cut_to_the_bounds_and_counted() {
     // is checked against the bounds, and each seat's lines are counted over the match:
     // every line is kept or counted once, except what the last decision wrote after its
     // answer was taken.
-    let mut per_seat: std::collections::BTreeMap<u64, (usize, usize, usize, usize)> =
-        Default::default();
+    /// One seat's stderr lines over the match.
+    #[derive(Default)]
+    struct SeatLines {
+        decisions: usize,
+        /// Kept or counted as dropped.
+        written: usize,
+        dropped: usize,
+        /// Kept lines that are a decision's first ("thinking about request ...").
+        announced: usize,
+    }
+    let mut per_seat: std::collections::BTreeMap<u64, SeatLines> = Default::default();
     for action in bot_actions(&records) {
         let kept = lines(action);
         let dropped = action["stderr_dropped"].as_u64().unwrap_or(0) as usize;
@@ -104,16 +113,22 @@ fn a_flood_is_cut_to_the_bounds_and_counted() {
         let seat = per_seat
             .entry(action["seat"].as_u64().unwrap())
             .or_default();
-        seat.0 += 1;
-        seat.1 += kept.len() + dropped;
-        seat.2 += dropped;
-        seat.3 += kept
+        seat.decisions += 1;
+        seat.written += kept.len() + dropped;
+        seat.dropped += dropped;
+        seat.announced += kept
             .iter()
             .filter(|l| l.starts_with("thinking about request"))
             .count();
     }
     assert_eq!(per_seat.len(), 3);
-    for (seat, (decisions, written, dropped, announced)) in per_seat {
+    for (seat, s) in per_seat {
+        let SeatLines {
+            decisions,
+            written,
+            dropped,
+            announced,
+        } = s;
         let all = 51 * decisions + 1;
         assert!(
             written <= all && written >= all - 51,
