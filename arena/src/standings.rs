@@ -4,8 +4,10 @@
 
 mod compute;
 pub mod controls;
+pub mod deal_table;
 pub mod luck;
 pub mod luck_closest;
+pub mod luck_lallan;
 pub mod luck_mix;
 pub mod rating;
 mod render;

@@ -896,16 +896,33 @@ fn a_luck_corrected_sprt_of_closest_555_reads_its_replays_and_survives_a_lost_on
 
 #[test]
 fn a_luck_corrected_sprt_reads_the_mixes_of_a_bot_that_answers_with_them() {
-    // The Python random bot answers with mixes (PROTOCOL.md, "Mixed answers"): its replays
-    // carry them, and the SPRT's observations add the decision terms read from them. Every
-    // block is scored with the correction (a block whose terms cannot be read would be
-    // counted in `uncorrected_blocks`), and `arena standings` recomputes the same verdict.
+    luck_corrected_sprt_with_mixes("closest-555");
+}
+
+#[test]
+fn a_luck_corrected_sprt_of_lallan_kallan_reads_its_deals_and_mixes() {
+    let (_dir, out) = luck_corrected_sprt_with_mixes("lallan-kallan");
+    // Its chance terms are the deals, dead hands and redeals included.
+    let replays: String = std::fs::read_dir(out.join("replays"))
+        .unwrap()
+        .map(|e| read(&e.unwrap().path()))
+        .collect();
+    assert!(replays.contains("\"event\":\"dead\""), "no dead hand");
+}
+
+/// An SPRT of the Python strength bot against the Python random bot in `game`.
+/// The random bot answers with mixes (PROTOCOL.md, "Mixed answers"): its replays carry them,
+/// and the SPRT's observations add the decision terms read from them. Every block is scored
+/// with the correction (a block whose terms cannot be read would be counted in
+/// `uncorrected_blocks`), and `arena standings` recomputes the same verdict. Returns the
+/// temporary directory (removed when dropped) and the output directory in it.
+fn luck_corrected_sprt_with_mixes(game: &str) -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let text = sprt_file(
         ("strength", python_bot("sample-bots/python/strength_bot.py")),
         ("random", python_bot("sample-bots/python/random_bot.py")),
     )
-    .replace("game = \"classic\"", "game = \"closest-555\"");
+    .replace("game = \"classic\"", &format!("game = \"{game}\""));
     let file = write(dir.path(), "sprt.toml", &text);
     let out = dir.path().join("out");
     let run = tournament_ok(&file, &out, &[]);
@@ -923,6 +940,7 @@ fn a_luck_corrected_sprt_reads_the_mixes_of_a_bot_that_answers_with_them() {
     );
     let shown = run_arena(&["standings", p(&out)]);
     assert!(stdout(&shown).contains(&line), "{}", stdout(&shown));
+    (dir, out)
 }
 
 #[test]
@@ -1139,16 +1157,6 @@ fn bad_tournament_files_are_refused_with_file_line_and_field() {
             ),
             "estimator = \"magic\"",
             vec!["field `sprt.estimator`", "luck-corrected or plain"],
-        ),
-        (
-            "a luck-corrected sprt of a game the correction does not support",
-            file_with(
-                "game = \"lallan-kallan\"\nhands = 5\nformat = \"sprt\"\n[sprt]\nm0 = 0.0\n\
-                 m1 = 0.3\nestimator = \"luck-corrected\"",
-                &two(),
-            ),
-            "estimator = \"luck-corrected\"",
-            vec!["field `sprt.estimator`", "use plain"],
         ),
         (
             "an sprt whose max_blocks is below min_blocks",

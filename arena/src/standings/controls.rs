@@ -23,8 +23,8 @@
 
 use rules::{SequenceOrder, Variant};
 
+use super::deal_table::DealTable;
 use super::luck::{Equity, LuckError, hand_luck};
-use super::luck_closest::{DealTable, hand_controls};
 use super::luck_mix::{DECISION_FEATURES, decision_terms};
 use super::stats::BlockSample;
 use crate::replay::Record;
@@ -46,8 +46,8 @@ pub struct HandControls {
 #[derive(Default)]
 pub struct Tables {
     equity: Option<Equity>,
-    deal: Option<(SequenceOrder, DealTable)>,
-    /// Closest to 555's strength classes (`None`: [`super::luck_closest::BUCKETS`]).
+    deal: Option<(Variant, SequenceOrder, DealTable)>,
+    /// The deal tables' strength classes (`None`: [`super::deal_table::BUCKETS`]).
     buckets: Option<usize>,
 }
 
@@ -62,9 +62,10 @@ impl Tables {
 }
 
 /// Every finished hand of a two-seat replay with its chance terms: the classic game's lazy-deal
-/// luck ([`super::luck`], one term) or Closest to 555's deal and swap terms
-/// ([`super::luck_closest`]) followed by the decision terms of mixed answers
-/// ([`super::luck_mix`]). Other games and tables are [`LuckError::Unsupported`].
+/// luck ([`super::luck`], one term), or the deal terms of Closest to 555 (with its swap draws,
+/// [`super::luck_closest`]) and of Lallan Kallan (every deal and redeal,
+/// [`super::luck_lallan`]) followed by the decision terms of mixed answers
+/// ([`super::luck_mix`]). Tables of more than two seats are [`LuckError::Unsupported`].
 pub fn hand_terms(records: &[Record], tables: &mut Tables) -> Result<Vec<HandControls>, LuckError> {
     let Some(Record::Header(header)) = records.first() else {
         return Err(LuckError::NoHeader);
@@ -83,13 +84,22 @@ pub fn hand_terms(records: &[Record], tables: &mut Tables) -> Result<Vec<HandCon
                 })
                 .collect())
         }
-        Variant::Closest555 => {
-            if tables.deal.as_ref().is_none_or(|(o, _)| *o != order) {
-                let buckets = tables.buckets.unwrap_or(super::luck_closest::BUCKETS);
-                tables.deal = Some((order, DealTable::with_buckets(order, buckets)));
+        variant @ (Variant::Closest555 | Variant::LallanKallan) => {
+            if tables
+                .deal
+                .as_ref()
+                .is_none_or(|(v, o, _)| (*v, *o) != (variant, order))
+            {
+                let buckets = tables.buckets.unwrap_or(super::deal_table::BUCKETS);
+                let table = DealTable::for_variant(variant, order, buckets);
+                tables.deal = Some((variant, order, table));
             }
-            let (_, table) = tables.deal.as_ref().expect("just built");
-            let mut hands = hand_controls(records, table)?;
+            let (_, _, table) = tables.deal.as_ref().expect("just built");
+            let mut hands = if variant == Variant::Closest555 {
+                super::luck_closest::hand_controls(records, table)?
+            } else {
+                super::luck_lallan::hand_controls(records, table)?
+            };
             // The decision terms of mixed answers after the chance terms (zeros when no
             // bot mixed, so that every block of a game has the same terms).
             let decisions = if has_mixes(records) {
@@ -107,7 +117,6 @@ pub fn hand_terms(records: &[Record], tables: &mut Tables) -> Result<Vec<HandCon
             }
             Ok(hands)
         }
-        other => Err(LuckError::Unsupported(other.to_string())),
     }
 }
 

@@ -49,8 +49,9 @@
 //! # Scope
 //!
 //! Classic game, two seats. Other variants and larger tables are refused
-//! ([`LuckError::Unsupported`]): Closest to 555 has chance mid-hand (the swaps' draws, a natural
-//! next step) and Lallan Kallan has no blind play, so a deal-only correction cancels in a block.
+//! ([`LuckError::Unsupported`]). The other games have no blind play, so this value function (one
+//! shared by both seats, zero-sum) would cancel in a duplicate block; theirs are weights per
+//! cell of the deal fitted for one bot ([`super::luck_closest`], [`super::luck_lallan`]).
 
 use std::collections::HashMap;
 
@@ -381,6 +382,47 @@ pub(crate) mod tests {
                      {"seat": 1, "name": "b", "command": ["b"]}]
         });
         serde_json::from_value(json).expect("a header")
+    }
+
+    /// Three cards from text, `"Kh Kd 5c"`.
+    pub(crate) fn h(text: &str) -> [Card; 3] {
+        let c: Vec<Card> = text.split(' ').map(|c| c.parse().unwrap()).collect();
+        [c[0], c[1], c[2]]
+    }
+
+    /// A weight per term index, making a fixed mixture of a hand's terms.
+    pub(crate) type Weight = Box<dyn Fn(usize) -> f64>;
+
+    /// Each seat's mixtures of the hands' terms (each a mean-zero sum) have spread and a mean
+    /// within 4 standard errors of 0 (single cells are too rare for a normal test); and every
+    /// seat's terms of a hand sum to zero (each event moves one cell in and takes a
+    /// distribution over cells out).
+    pub(crate) fn assert_mixtures_have_mean_zero(
+        hands: &[crate::standings::controls::HandControls],
+        mixtures: &[(&str, Weight)],
+    ) {
+        for seat in 0..2 {
+            for (name, w) in mixtures {
+                let x: Vec<f64> = hands
+                    .iter()
+                    .map(|h| h.z[seat].iter().enumerate().map(|(i, z)| w(i) * z).sum())
+                    .collect();
+                let n = x.len() as f64;
+                let mean = x.iter().sum::<f64>() / n;
+                let var = x.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
+                let se = (var / n).sqrt();
+                assert!(var > 0.0, "{name}: no spread");
+                assert!(
+                    mean.abs() < 4.0 * se,
+                    "{name}, seat {seat}: mean {mean}, se {se}"
+                );
+            }
+        }
+        for h in hands {
+            for z in &h.z {
+                assert!(z.iter().sum::<f64>().abs() < 1e-9, "{z:?}");
+            }
+        }
     }
 
     pub(crate) fn event_record(hand: u64, event: &Event) -> Record {

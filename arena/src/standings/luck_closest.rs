@@ -30,198 +30,14 @@
 //! The form of the terms (8 classes, the cells, the swap terms) was chosen on seeds disjoint
 //! from those BENCHMARKS.md reports; only `θ` is fitted, and never on the hands it corrects.
 
-use rules::{Card, SequenceOrder, Variant, hand_value};
+use rules::{Card, Variant};
 
 use crate::replay::Record;
 
 use super::controls::HandControls;
 use super::luck::{EventFields, LuckError, two_seats_of};
 
-/// Strength classes of a hand for the deal's terms.
-pub const BUCKETS: usize = 8;
-
-/// A three-card hand as its digits (A = 1, T J Q K = 0): all Closest to 555 looks at.
-fn digit(card: Card) -> usize {
-    match card.rank().value() {
-        14 => 1,
-        v @ 2..=9 => usize::from(v),
-        _ => 0,
-    }
-}
-
-/// Cards of each digit in the pack.
-const CARDS_OF_DIGIT: [u64; 10] = [16, 4, 4, 4, 4, 4, 4, 4, 4, 4];
-
-fn choose(n: u64, k: u64) -> u64 {
-    if k > n {
-        return 0;
-    }
-    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
-}
-
-/// Exact distributions of the deal's terms: the hands as digit multisets, their values, classes
-/// and numbers of card choices, and the joint probabilities of two disjoint hands.
-pub struct DealTable {
-    /// Value key of each digit multiset (indexed by `d₀ ≤ d₁ ≤ d₂` packed as `100d₀+10d₁+d₂`).
-    key: Vec<u32>,
-    /// Class of each digit multiset.
-    class: Vec<usize>,
-    /// Strength classes.
-    buckets: usize,
-    /// `P(own class, opponent's class, outcome)`, indexed by [`cell_index`].
-    cell: Vec<f64>,
-}
-
-fn code(d: [usize; 3]) -> usize {
-    let mut d = d;
-    d.sort_unstable();
-    100 * d[0] + 10 * d[1] + d[2]
-}
-
-/// Cards of each rank value standing for a digit, for evaluating a multiset.
-fn card_of_digit(d: usize, suit: usize) -> Card {
-    let rank = match d {
-        0 => 10,
-        1 => 14,
-        d => d,
-    };
-    let pack = Card::pack();
-    *pack
-        .iter()
-        .filter(|c| usize::from(c.rank().value()) == rank)
-        .nth(suit)
-        .expect("four suits")
-}
-
-impl DealTable {
-    pub fn new(order: SequenceOrder) -> DealTable {
-        DealTable::with_buckets(order, BUCKETS)
-    }
-
-    /// A table with another number of classes (for measurements).
-    pub fn with_buckets(order: SequenceOrder, buckets: usize) -> DealTable {
-        // Every multiset d0 <= d1 <= d2 with its digit counts and number of card choices.
-        let mut sets: Vec<([usize; 3], [u64; 10], u64)> = Vec::new();
-        for a in 0..10 {
-            for b in a..10 {
-                for c in b..10 {
-                    let mut counts = [0u64; 10];
-                    for d in [a, b, c] {
-                        counts[d] += 1;
-                    }
-                    let ways = (0..10)
-                        .map(|d| choose(CARDS_OF_DIGIT[d], counts[d]))
-                        .product();
-                    sets.push(([a, b, c], counts, ways));
-                }
-            }
-        }
-        let mut key = vec![0u32; 1000];
-        for (d, _, _) in &sets {
-            let cards = [
-                card_of_digit(d[0], 0),
-                card_of_digit(d[1], 1),
-                card_of_digit(d[2], 2),
-            ];
-            key[code(*d)] = hand_value(Variant::Closest555, order, &cards).key();
-        }
-        // Classes: cut the distribution of keys (weighted by card choices) into BUCKETS parts
-        // as equal as the ties allow.
-        let total: u64 = sets.iter().map(|s| s.2).sum();
-        let mut by_key: Vec<(u32, u64)> = sets.iter().map(|s| (key[code(s.0)], s.2)).collect();
-        by_key.sort_unstable();
-        let mut class_of_key = std::collections::BTreeMap::new();
-        let mut below = 0u64;
-        for (k, w) in by_key {
-            class_of_key
-                .entry(k)
-                .or_insert(((below * buckets as u64) / total) as usize);
-            below += w;
-        }
-        let mut class = vec![0usize; 1000];
-        for (d, _, _) in &sets {
-            class[code(*d)] = class_of_key[&key[code(*d)]].min(buckets - 1);
-        }
-        // Joint probabilities of (own, opponent) for two disjoint hands.
-        let mut cell = vec![0f64; buckets * buckets * 3];
-        let mut pairs = 0f64;
-        for (d1, c1, w1) in &sets {
-            for (d2, c2, _) in &sets {
-                let w2: u64 = (0..10)
-                    .map(|d| choose(CARDS_OF_DIGIT[d] - c1[d], c2[d]))
-                    .product();
-                if w2 == 0 {
-                    continue;
-                }
-                let w = (*w1 * w2) as f64;
-                let (k1, k2) = (key[code(*d1)], key[code(*d2)]);
-                cell[cell_index(buckets, class[code(*d1)], class[code(*d2)], k1, k2)] += w;
-                pairs += w;
-            }
-        }
-        for p in &mut cell {
-            *p /= pairs;
-        }
-        DealTable {
-            buckets,
-            key,
-            class,
-            cell,
-        }
-    }
-
-    /// A hand's value key (as `rules::hand_value`'s).
-    pub(super) fn key(&self, cards: &[Card; 3]) -> u32 {
-        self.key[code([digit(cards[0]), digit(cards[1]), digit(cards[2])])]
-    }
-
-    /// A hand's strength class, `0..buckets()` from the weakest.
-    pub(super) fn class(&self, cards: &[Card; 3]) -> usize {
-        self.class[code([digit(cards[0]), digit(cards[1]), digit(cards[2])])]
-    }
-
-    /// How many strength classes there are.
-    pub(super) fn buckets(&self) -> usize {
-        self.buckets
-    }
-
-    /// `P(class i)` of one hand (the marginal of the joint table).
-    #[cfg(test)]
-    fn marginal(&self, i: usize) -> f64 {
-        let row = self.buckets * 3;
-        self.cell[i * row..(i + 1) * row].iter().sum()
-    }
-
-    /// Cells of one position.
-    fn cells(&self) -> usize {
-        self.cell.len()
-    }
-
-    /// Numbers in one seat's `z` for one hand: the cells of both positions.
-    pub fn features(&self) -> usize {
-        2 * self.cells()
-    }
-
-    /// The cell of a seat holding `own` against `other`.
-    fn cell_of(&self, own: &[Card; 3], other: &[Card; 3]) -> usize {
-        cell_index(
-            self.buckets,
-            self.class(own),
-            self.class(other),
-            self.key(own),
-            self.key(other),
-        )
-    }
-}
-
-fn cell_index(buckets: usize, own: usize, other: usize, own_key: u32, other_key: u32) -> usize {
-    let outcome = match own_key.cmp(&other_key) {
-        std::cmp::Ordering::Greater => 0,
-        std::cmp::Ordering::Equal => 1,
-        std::cmp::Ordering::Less => 2,
-    };
-    (own * buckets + other) * 3 + outcome
-}
+pub use super::deal_table::{BUCKETS, DealTable};
 
 /// The state of one hand while its events are read.
 struct Pending {
@@ -308,16 +124,7 @@ fn deal_terms(
     let [Some(h0), Some(h1)] = p.hands else {
         return Err(bad("a seat's cards were never dealt"));
     };
-    let first = (p.dealer + 1) % 2;
-    for (s, (own, other)) in [(h0, h1), (h1, h0)].into_iter().enumerate() {
-        // The block of terms of this seat's position this hand.
-        let base = if s == first { 0 } else { table.cells() };
-        let z = &mut p.z[s];
-        for (i, &pr) in table.cell.iter().enumerate() {
-            z[base + i] -= pr;
-        }
-        z[base + table.cell_of(&own, &other)] += 1.0;
-    }
+    table.add_deal_terms([h0, h1], (p.dealer + 1) % 2, &mut p.z);
     p.dealt_terms_done = true;
     Ok(())
 }
@@ -374,54 +181,10 @@ fn swap_terms(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_deal_table_is_a_distribution() {
-        let t = DealTable::new(SequenceOrder::A23High);
-        let total: f64 = t.cell.iter().sum();
-        assert!((total - 1.0).abs() < 1e-12, "{total}");
-        // Symmetry: P(i, j, win) = P(j, i, lose) and P(i, j, tie) = P(j, i, tie).
-        for i in 0..BUCKETS {
-            for j in 0..BUCKETS {
-                for (o, mirror) in [(0, 2), (1, 1), (2, 0)] {
-                    let a = t.cell[(i * BUCKETS + j) * 3 + o];
-                    let b = t.cell[(j * BUCKETS + i) * 3 + mirror];
-                    assert!((a - b).abs() < 1e-12, "{i} {j} {o}: {a} {b}");
-                }
-            }
-            // The classes are roughly equal parts (ties of values make them uneven).
-            let m = t.marginal(i);
-            assert!(m > 0.05 && m < 0.35, "class {i}: {m}");
-        }
-    }
-
-    #[test]
-    fn digits_follow_the_rules() {
-        let p = |s: &str| s.parse::<Card>().unwrap();
-        assert_eq!(digit(p("As")), 1);
-        assert_eq!(digit(p("Kd")), 0);
-        assert_eq!(digit(p("Th")), 0);
-        assert_eq!(digit(p("5c")), 5);
-        let t = DealTable::new(SequenceOrder::A23High);
-        // 554 beats 557, 554 ties 556 (RULES.md).
-        let h = |a: &str, b: &str, c: &str| [p(a), p(b), p(c)];
-        assert!(t.key(&h("5s", "5h", "4d")) > t.key(&h("5c", "5d", "7s")));
-        assert_eq!(t.key(&h("5s", "5h", "4d")), t.key(&h("5c", "5d", "6s")));
-    }
-}
-
-#[cfg(test)]
 mod worked {
     use super::*;
-    use crate::standings::luck::tests::{event_record, header_record};
+    use crate::standings::luck::tests::{event_record, h, header_record};
     use rules::{EndReason, Event};
-
-    fn h(text: &str) -> [Card; 3] {
-        let c: Vec<Card> = text.split(' ').map(|c| c.parse().unwrap()).collect();
-        [c[0], c[1], c[2]]
-    }
 
     #[test]
     fn a_swap_is_centred_on_the_cards_nobody_has_seen() {
@@ -530,7 +293,7 @@ mod worked {
 #[cfg(test)]
 mod sampled {
     use super::*;
-    use crate::standings::luck::tests::play_with;
+    use crate::standings::luck::tests::{Weight, assert_mixtures_have_mean_zero, play_with};
 
     #[test]
     fn every_term_has_mean_zero_under_card_dependent_play() {
@@ -550,7 +313,6 @@ mod sampled {
         assert!(hands.iter().any(|h| h.payoffs[0] != 0));
         let cells = table.cells();
         // The weight of term i in each mixture.
-        type Weight = Box<dyn Fn(usize) -> f64>;
         let mixtures: Vec<(&str, Weight)> = vec![
             ("all", Box::new(|i| 1.0 + (i % 7) as f64)),
             (
@@ -563,53 +325,6 @@ mod sampled {
                 Box::new(move |i| (i < cells && i % 3 == 0) as u8 as f64),
             ),
         ];
-        for seat in 0..2 {
-            for (name, w) in &mixtures {
-                let x: Vec<f64> = hands
-                    .iter()
-                    .map(|h| h.z[seat].iter().enumerate().map(|(i, z)| w(i) * z).sum())
-                    .collect();
-                let n = x.len() as f64;
-                let mean = x.iter().sum::<f64>() / n;
-                let var = x.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
-                let se = (var / n).sqrt();
-                assert!(var > 0.0, "{name}: no spread");
-                assert!(
-                    mean.abs() < 4.0 * se,
-                    "{name}, seat {seat}: mean {mean}, se {se}"
-                );
-            }
-        }
-        // Each event moves one cell in and takes a distribution over cells out: every seat's
-        // terms of a hand sum to zero.
-        for h in &hands {
-            for z in &h.z {
-                assert!(z.iter().sum::<f64>().abs() < 1e-9, "{z:?}");
-            }
-        }
-    }
-
-    #[test]
-    fn the_cells_match_the_frequencies_of_real_deals() {
-        // 100,000 deals of the engine's shuffle: every cell's frequency within 5 standard
-        // errors of the table's exact probability.
-        let t = DealTable::new(SequenceOrder::A23High);
-        let mut counts = vec![0u64; t.cells()];
-        let n = 100_000u64;
-        for i in 0..n {
-            let deck = rules::Deck::shuffled(42, i, 0);
-            let c = deck.cards();
-            let (a, b) = ([c[0], c[1], c[2]], [c[3], c[4], c[5]]);
-            counts[t.cell_of(&a, &b)] += 1;
-        }
-        for (i, &k) in counts.iter().enumerate() {
-            let p = t.cell[i];
-            let se = (p * (1.0 - p) / n as f64).sqrt();
-            let f = k as f64 / n as f64;
-            assert!(
-                (f - p).abs() <= 5.0 * se + 1e-12,
-                "cell {i}: {f} vs {p} (se {se})"
-            );
-        }
+        assert_mixtures_have_mean_zero(&hands, &mixtures);
     }
 }

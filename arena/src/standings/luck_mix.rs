@@ -6,11 +6,12 @@
 //! the part of a result that the mixing bot's coin flips decided; a bot that never mixes adds
 //! no term (its decisions are its own, and the arena cannot know their odds).
 //!
-//! `φ` (Closest to 555, two seats, from the seat's own side): the payoff if the action ended
-//! the hand; else, with `w` the seat's showdown share if the cards were shown now minus one
-//! half (½, 0 or −½), `pot·w`, an indicator that the hand goes on, the pot, `stake·w`, `w`,
-//! and `w` again in one of [`DECISION_CLASSES`] slots, the one of the seat's own strength class
-//! (the chance terms' classes, [`DealTable`]). The last eight let the value of going on depend
+//! `φ` (Closest to 555 and Lallan Kallan, two seats, from the seat's own side): the payoff if
+//! the action ended the hand; else, with `w` the seat's showdown share if the cards were shown
+//! now minus one half (½, 0 or −½), `pot·w`, an indicator that the hand goes on, the pot,
+//! `stake·w`, `w`, and `w` again in one of [`DECISION_CLASSES`] slots, the one of the seat's own
+//! strength class (the chance terms' classes, [`DealTable`]; in Lallan Kallan class 0 is the
+//! dead hands, which never bet, so its slot stays empty). The last eight let the value of going on depend
 //! on the hand: a bot that mixes between stopping and betting on, and then bets on with its
 //! good hands to the turn cap, puts hundreds of chips on that coin flip with some hands and a
 //! few with others. Fourteen numbers, chosen on training seeds (BENCHMARKS.md, section 6):
@@ -23,8 +24,8 @@ use std::collections::BTreeMap;
 use protocol::MixEntry;
 use rules::{Hand, Variant};
 
+use super::deal_table::DealTable;
 use super::luck::{EventFields, LuckError, two_seats_of};
-use super::luck_closest::DealTable;
 use crate::replay::Record;
 
 /// Strength classes of the class-by-class part of `φ`.
@@ -54,17 +55,21 @@ fn features(hand: &Hand, seat: usize, table: &DealTable) -> [f64; DECISION_FEATU
 }
 
 /// Each finished hand's decision terms, `[seat 0's, seat 1's]`, by hand index, for a two-seat
-/// Closest to 555 replay (all zero in a hand without a mixed answer). The hands are played
+/// Closest to 555 or Lallan Kallan replay (all zero in a hand without a mixed answer). The hands are played
 /// again from the header's seed and the recorded actions, so that every action a mix offered
 /// can be tried.
 pub fn decision_terms(
     records: &[Record],
     table: &DealTable,
 ) -> Result<BTreeMap<u64, [Vec<f64>; 2]>, LuckError> {
-    let settings = two_seats_of(records, Variant::Closest555)?;
     let Some(Record::Header(header)) = records.first() else {
         return Err(LuckError::NoHeader);
     };
+    let variant = header.settings.variant;
+    if variant == Variant::Classic {
+        return Err(LuckError::Unsupported(variant.to_string()));
+    }
+    let settings = two_seats_of(records, variant)?;
     let mut out = BTreeMap::new();
     let mut current: Option<(u64, Hand, [Vec<f64>; 2])> = None;
     for record in records {
@@ -157,19 +162,19 @@ mod tests {
     use rand_core::{RngCore, SeedableRng};
     use rules::{Action, Settings, hand_value};
 
-    /// Plays `hands` Closest to 555 hands in which seat 0 answers every decision with a mix
+    /// Plays `hands` hands of `variant` in which seat 0 answers every decision with a mix
     /// whose odds depend on its cards (pack more with a bad hand, show more with a good one),
     /// drawn as the arena draws, and seat 1 plays a fixed card-driven rule. The records are a
     /// replay's, with the header's seed the deal's.
-    fn play_mixing(seed: u64, hands: u64) -> Vec<Record> {
-        let settings = Settings::new(Variant::Closest555);
+    fn play_mixing(variant: Variant, seed: u64, hands: u64) -> Vec<Record> {
+        let settings = Settings::new(variant);
         let order = settings.sequence_order;
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut records = vec![header_record(settings)];
         if let Record::Header(h) = &mut records[0] {
             h.seed = seed;
         }
-        let key = |c: &[rules::Card; 3]| hand_value(Variant::Closest555, order, c).key();
+        let key = |c: &[rules::Card; 3]| hand_value(variant, order, c).key();
         for n in 0..hands {
             let (mut hand, events) =
                 Hand::seeded(settings, 2, (n % 2) as usize, seed, n).expect("a hand");
@@ -235,8 +240,38 @@ mod tests {
 
     #[test]
     fn decision_terms_have_mean_zero_and_explain_the_mixing_seats_luck() {
-        let records = play_mixing(21, 6000);
-        let table = DealTable::new(rules::SequenceOrder::A23High);
+        let r = check_decision_terms(Variant::Closest555, 21);
+        // The payoff term tracks seat 0's payoff: what a fit will use. (r = 0.05 is 3.9
+        // standard errors above 0 over 6000 hands.)
+        assert!(
+            r[0] > 0.05,
+            "correlation of the payoff term with the payoff: {}",
+            r[0]
+        );
+    }
+
+    #[test]
+    fn lallan_kallan_decision_terms_have_mean_zero_and_explain_the_mixing_seats_luck() {
+        let r = check_decision_terms(Variant::LallanKallan, 22);
+        // Which term tracks the payoff depends on the policy (this one's odds follow its key
+        // modulo 7, not its strength); some term must, by more than 3.9 standard errors.
+        let best = r.iter().fold(0.0f64, |m, r| m.max(r.abs()));
+        assert!(
+            best > 0.05,
+            "correlations of the terms with the payoff: {r:?}"
+        );
+    }
+
+    /// Over 6,000 hands of `play_mixing`: every term's mean within 4.5 standard errors of 0 and
+    /// the seats' terms opposite or equal as the features are. Returns each of seat 0's terms'
+    /// correlation with its payoff.
+    fn check_decision_terms(variant: Variant, seed: u64) -> Vec<f64> {
+        let records = play_mixing(variant, seed, 6000);
+        let table = DealTable::for_variant(
+            variant,
+            rules::SequenceOrder::A23High,
+            crate::standings::deal_table::BUCKETS,
+        );
         let terms = decision_terms(&records, &table).unwrap();
         assert_eq!(terms.len(), 6000);
         let payoffs: BTreeMap<u64, i64> = records
@@ -268,20 +303,23 @@ mod tests {
                 assert!((t[0][i] - t[1][i]).abs() < 1e-9, "{t:?}");
             }
         }
-        // The payoff term tracks seat 0's payoff: what a fit will use.
-        let (mut sxy, mut sxx, mut syy) = (0.0, 0.0, 0.0);
-        for (h, t) in &terms {
-            let (x, y) = (t[0][0], payoffs[h] as f64);
-            sxy += x * y;
-            sxx += x * x;
-            syy += y * y;
-        }
-        // (r = 0.05 is 3.9 standard errors above 0 over 6000 hands.)
-        let r = sxy / (sxx * syy).sqrt();
-        assert!(
-            r > 0.05,
-            "correlation of the payoff term with the payoff: {r}"
-        );
+        // Uncentred, as each term has mean zero.
+        (0..DECISION_FEATURES)
+            .map(|i| {
+                let (mut sxy, mut sxx, mut syy) = (0.0, 0.0, 0.0);
+                for (h, t) in &terms {
+                    let (x, y) = (t[0][i], payoffs[h] as f64);
+                    sxy += x * y;
+                    sxx += x * x;
+                    syy += y * y;
+                }
+                if sxx == 0.0 {
+                    0.0
+                } else {
+                    sxy / (sxx * syy).sqrt()
+                }
+            })
+            .collect()
     }
 
     #[test]
@@ -301,7 +339,7 @@ mod tests {
         };
         let (seed, records, first) = (1..100)
             .find_map(|seed| {
-                let records = play_mixing(seed, 1);
+                let records = play_mixing(Variant::Closest555, seed, 1);
                 first_mix(&records).map(|first| (seed, records, first))
             })
             .expect("some hand reaches seat 0");
@@ -376,7 +414,7 @@ mod tests {
 
     #[test]
     fn a_replay_without_mixes_has_zero_terms_and_other_games_are_refused() {
-        let mut records = play_mixing(9, 50);
+        let mut records = play_mixing(Variant::Closest555, 9, 50);
         for r in &mut records {
             if let Record::Action { mix, .. } = r {
                 *mix = None;

@@ -535,8 +535,8 @@ impl Tournament {
                         ),
                     ));
                 }
-                let supported =
-                    seats == 2 && matches!(variant, Variant::Classic | Variant::Closest555);
+                // The luck terms exist for every game, with two seats.
+                let supported = seats == 2;
                 let estimator = match s
                     .estimator
                     .as_ref()
@@ -550,7 +550,7 @@ impl Tournament {
                             Some(span),
                             Some("sprt.estimator"),
                             format!(
-                                "luck-corrected supports the classic game and closest-555 with two seats, not {variant}; use plain"
+                                "luck-corrected needs a two-seat table, not {seats} seats; use plain"
                             ),
                         ));
                     }
@@ -738,6 +738,35 @@ mod tests {
 
     fn parse(text: &str) -> Result<Tournament, ConfigError> {
         Tournament::parse(text, Path::new("t.toml"), Path::new("."))
+    }
+
+    #[test]
+    fn every_game_defaults_to_the_luck_corrected_sprt() {
+        for game in ["classic", "closest-555", "lallan-kallan"] {
+            let text = sprt_file("").replace("\"classic\"", &format!("\"{game}\""));
+            let t = parse(&text).unwrap();
+            assert_eq!(
+                t.sprt.unwrap().estimator,
+                SprtEstimator::LuckCorrected,
+                "{game}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_luck_corrected_estimator_on_a_larger_table_is_refused() {
+        let bots: String = (0..6)
+            .map(|i| format!("[[bot]]\nname = \"b{i}\"\ncommand = \"sh\"\n"))
+            .collect();
+        let text = format!(
+            "game = \"lallan-kallan\"\nseats = 6\n[sprt]\nm0 = 0.0\nm1 = 1.0\n\
+             estimator = \"luck-corrected\"\n{bots}"
+        );
+        let err = parse(&text).unwrap_err().to_string();
+        assert!(
+            err.contains("sprt.estimator") && err.contains("two-seat table"),
+            "{err}"
+        );
     }
 
     #[test]
