@@ -1,7 +1,7 @@
 #!/bin/bash
 # Replays for the luck-correction measurement (BENCHMARKS.md section 6).
 # usage: scripts/luck-data.sh OUT NAME GAME BOT_A BOT_B FIRST_SEED BLOCKS HANDS
-#   GAME: classic or closest-555; BOT_A, BOT_B: commands (quoted if they have arguments).
+#   GAME: classic, closest-555 or lallan-kallan; BOT_A, BOT_B: commands (quoted if they have arguments).
 # Each seed is one duplicate block: OUT/NAME/s<seed>-ab.jsonl (A in seat 0) and -ba (A in seat 1).
 # With BOT_A == BOT_B (an A/A pair) every seat gets its own `--seed` (the random bots' option),
 # or the two matches of a block would mirror each other exactly.

@@ -14,7 +14,8 @@
 //! Each experiment of `G` blocks is analysed on its own, as a tournament of `G` rounds would be
 //! (its own cross-fit, its own sequential fit). `LUCK_BUCKETS` and `LUCK_RIDGE` try other
 //! strength classes and ridge penalties (`LUCK_DECISION_RIDGE` for the decision terms; on the
-//! training seeds only); `LUCK_LAYOUT=additive` sums the chance terms over one side's class
+//! training seeds only); `LUCK_SHRINK=0` runs the sequential fit without its shrink factor
+//! (`controls::Shrink`); `LUCK_LAYOUT=additive` sums the chance terms over one side's class
 //! (an experiment, see `additive_layout`); `LUCK_RANDOM=1` (bot B is the random bot, drawing
 //! for itself) or `0` (bot A is) gives it decision terms from its documented policy (see
 //! `attach_documented_policy`). `offline_value_table` tries a value table learnt on other
@@ -25,7 +26,7 @@ use std::path::Path;
 
 use arena::replay::Record;
 use arena::standings::controls::{
-    Block, RIDGE, Ridge, Tables, Unit, block_units, corrected, cross_fitted_with, sequential_with,
+    Block, RIDGE, Ridge, SequentialFit, Tables, Unit, block_units, corrected, cross_fitted_with,
 };
 use arena::standings::stats::{BlockEstimate, BlockSample, block_estimate};
 use protocol::MixEntry;
@@ -182,6 +183,16 @@ fn additive(unit: &mut Unit, b: usize) {
     unit.z = out;
 }
 
+/// The sequential fit as the SPRT runs it, or (`LUCK_SHRINK=0`) without its shrink factor.
+fn seq_fit(blocks: &[Block], ridge: Ridge) -> Vec<BlockSample> {
+    let mut fit = if std::env::var("LUCK_SHRINK").is_ok_and(|v| v == "0") {
+        SequentialFit::unshrunk(ridge)
+    } else {
+        SequentialFit::new(ridge)
+    };
+    blocks.iter().map(|b| fit.next(b)).collect()
+}
+
 fn plain(blocks: &[Block]) -> Vec<BlockSample> {
     blocks.iter().map(|b| corrected(b, None)).collect()
 }
@@ -236,7 +247,7 @@ fn luck_correction_width_and_coverage() {
         println!("{pair}: {dims} terms, largest |t| of a term's mean {worst:?}");
         let p = block_estimate(&plain(&blocks), 0.95);
         let c = block_estimate(&cross_fitted_with(&blocks, ridge), 0.95);
-        let s = block_estimate(&sequential_with(&blocks, ridge), 0.95);
+        let s = block_estimate(&seq_fit(&blocks, ridge), 0.95);
         let truth = if pair.starts_with("rr") { 0.0 } else { c.mean };
         println!(
             "{pair}: {} blocks of {} hands of A. plain {:+.4} ± {:.4}; cross-fitted {:+.4} ± {:.4} \
@@ -261,7 +272,7 @@ fn luck_correction_width_and_coverage() {
                 let estimates = [
                     block_estimate(&plain(chunk), 0.95),
                     block_estimate(&cross_fitted_with(chunk, ridge), 0.95),
-                    block_estimate(&sequential_with(chunk, ridge), 0.95),
+                    block_estimate(&seq_fit(chunk, ridge), 0.95),
                 ];
                 n += 1;
                 for (k, e) in estimates.iter().enumerate() {
@@ -394,14 +405,14 @@ fn offline_value_table() {
                 blocks.len(),
                 learnt.len(),
                 ratio(cross_fitted_with(blocks, RIDGE)),
-                ratio(sequential_with(blocks, RIDGE)),
+                ratio(seq_fit(blocks, RIDGE)),
             );
             for g in [10, 20, 40] {
                 let (mut p, mut c, mut s) = (0.0, 0.0, 0.0);
                 for chunk in blocks.chunks_exact(g) {
                     p += width(&block_estimate(&plain(chunk), 0.95));
                     c += width(&block_estimate(&cross_fitted_with(chunk, RIDGE), 0.95));
-                    s += width(&block_estimate(&sequential_with(chunk, RIDGE), 0.95));
+                    s += width(&block_estimate(&seq_fit(chunk, RIDGE), 0.95));
                 }
                 line += &format!(" {g}: {:.2} / {:.2};", p / c, p / s);
             }
