@@ -636,9 +636,10 @@ mod tests {
     #[test]
     fn the_shrink_applies_what_earlier_blocks_confirmed_and_drops_noise() {
         // 30 blocks of 50 units; y = 1 + 2·u + noise with u a centred term, and 40 terms of
-        // pure noise beside it. The shrink factor learnt on the out-of-sample corrections
-        // is near 1 for u alone; with u missing (only the noise terms) it is near 0, so the
-        // sequential totals are nearly the plain ones instead of the plain ones plus noise.
+        // pure noise beside it. The shrink factor learnt on the out-of-sample corrections is
+        // near 1 when u is among the terms; with u missing (only the noise terms) it is near
+        // 0, so the sequential totals are nearly the plain ones instead of the plain ones plus
+        // the noise of a fit that explains nothing.
         use rand_chacha::ChaCha8Rng;
         use rand_core::{RngCore, SeedableRng};
         let mut rng = ChaCha8Rng::seed_from_u64(9);
