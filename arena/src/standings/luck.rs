@@ -242,6 +242,33 @@ impl EventFields<'_> {
 }
 
 /// The state of one hand while its events are read.
+/// A replay's finished hands: each hand's `hand_started` event, then its events up to and
+/// including its `hand_ended` (the last of the list), in order. Events outside a started hand,
+/// and a hand that never ended (a cut replay), are left out.
+pub(super) fn finished_hands(records: &[Record]) -> Vec<(EventFields<'_>, Vec<EventFields<'_>>)> {
+    let mut out = Vec::new();
+    let mut current: Option<(EventFields<'_>, Vec<EventFields<'_>>)> = None;
+    for record in records {
+        let Record::Event { hand, event } = record else {
+            continue;
+        };
+        let e = EventFields { hand: *hand, event };
+        if e.kind() == "hand_started" {
+            current = Some((e, Vec::new()));
+            continue;
+        }
+        let Some((_, events)) = current.as_mut().filter(|(start, _)| start.hand == *hand) else {
+            continue;
+        };
+        let ended = e.kind() == "hand_ended";
+        events.push(e);
+        if ended {
+            out.extend(current.take());
+        }
+    }
+    out
+}
+
 struct Pending {
     hand: u64,
     cards: [Option<[Card; 3]>; 2],
@@ -269,53 +296,42 @@ pub fn hand_luck_with(
         *equity = Equity::classic(settings.sequence_order);
     }
     let mut out = Vec::new();
-    let mut pending: Option<Pending> = None;
-    for record in records {
-        let Record::Event { hand, event } = record else {
-            continue;
+    for (start, events) in finished_hands(records) {
+        let p = &mut Pending {
+            hand: start.hand,
+            cards: [None, None],
+            known: [None, None],
+            pot: start.number("pot").unwrap_or(0),
+            luck0: 0.0,
         };
-        let e = EventFields { hand: *hand, event };
-        let bad = |what: &str| e.bad(what);
-        let kind = e.kind();
-        if kind == "hand_started" {
-            pending = Some(Pending {
-                hand: *hand,
-                cards: [None, None],
-                known: [None, None],
-                pot: e.number("pot").unwrap_or(0),
-                luck0: 0.0,
-            });
-            continue;
-        }
-        let Some(p) = pending.as_mut().filter(|p| p.hand == *hand) else {
-            continue;
-        };
-        if let Some(pot) = e.number("pot") {
-            p.pot = pot;
-        }
-        match kind {
-            "dealt" => p.cards[e.seat()?] = Some(e.cards()?),
-            "saw" => {
-                let s = e.seat()?;
-                let scale = p.pot as f64 * see_scale + see_offset;
-                draw(p, s, scale, equity, &bad)?;
+        for e in &events {
+            let bad = |what: &str| e.bad(what);
+            if let Some(pot) = e.number("pot") {
+                p.pot = pot;
             }
-            "hand_ended" => {
-                let reason = event.get("reason").and_then(|r| r.as_str()).unwrap_or("");
-                if matches!(reason, "show" | "pot_limit" | "turn_cap") {
-                    let scale = p.pot as f64;
-                    for s in 0..2 {
-                        draw(p, s, scale, equity, &bad)?;
-                    }
+            match e.kind() {
+                "dealt" => p.cards[e.seat()?] = Some(e.cards()?),
+                "saw" => {
+                    let s = e.seat()?;
+                    let scale = p.pot as f64 * see_scale + see_offset;
+                    draw(p, s, scale, equity, &bad)?;
                 }
-                out.push(HandLuck {
-                    hand: p.hand,
-                    payoffs: e.payoffs()?,
-                    luck: [p.luck0, -p.luck0],
-                });
-                pending = None;
+                "hand_ended" => {
+                    let reason = e.event.get("reason").and_then(|r| r.as_str()).unwrap_or("");
+                    if matches!(reason, "show" | "pot_limit" | "turn_cap") {
+                        let scale = p.pot as f64;
+                        for s in 0..2 {
+                            draw(p, s, scale, equity, &bad)?;
+                        }
+                    }
+                    out.push(HandLuck {
+                        hand: p.hand,
+                        payoffs: e.payoffs()?,
+                        luck: [p.luck0, -p.luck0],
+                    });
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     Ok(out)

@@ -35,7 +35,7 @@ use rules::{Card, Variant};
 use crate::replay::Record;
 
 use super::controls::HandControls;
-use super::luck::{EventFields, LuckError, two_seats_of};
+use super::luck::{LuckError, finished_hands, two_seats_of};
 
 pub use super::deal_table::{BUCKETS, DealTable};
 
@@ -58,55 +58,45 @@ pub fn hand_controls(
 ) -> Result<Vec<HandControls>, LuckError> {
     two_seats_of(records, Variant::Closest555)?;
     let mut out = Vec::new();
-    let mut pending: Option<Pending> = None;
-    for record in records {
-        let Record::Event { hand, event } = record else {
-            continue;
+    for (start, events) in finished_hands(records) {
+        let p = &mut Pending {
+            hand: start.hand,
+            dealer: start.number("dealer").unwrap_or(0) as usize,
+            hands: [None, None],
+            seen: 0,
+            z: [vec![0.0; table.features()], vec![0.0; table.features()]],
+            dealt_terms_done: false,
         };
-        let e = EventFields { hand: *hand, event };
-        let bad = |what: &str| e.bad(what);
-        let kind = e.kind();
-        if kind == "hand_started" {
-            pending = Some(Pending {
-                hand: *hand,
-                dealer: e.number("dealer").unwrap_or(0) as usize,
-                hands: [None, None],
-                seen: 0,
-                z: [vec![0.0; table.features()], vec![0.0; table.features()]],
-                dealt_terms_done: false,
-            });
-            continue;
-        }
-        let Some(p) = pending.as_mut().filter(|p| p.hand == *hand) else {
-            continue;
-        };
-        match kind {
-            "dealt" => {
-                let cards = e.cards()?;
-                p.hands[e.seat()?] = Some(cards);
-                for c in cards {
-                    p.seen |= 1 << c.index();
+        for e in &events {
+            let bad = |what: &str| e.bad(what);
+            match e.kind() {
+                "dealt" => {
+                    let cards = e.cards()?;
+                    p.hands[e.seat()?] = Some(cards);
+                    for c in cards {
+                        p.seen |= 1 << c.index();
+                    }
                 }
+                "swapped" => {
+                    let s = e.seat()?;
+                    let (Some(discarded), Some(drawn)) = (e.card("discarded"), e.card("drawn"))
+                    else {
+                        return Err(bad("a swap without its cards"));
+                    };
+                    deal_terms(p, table, &bad)?;
+                    swap_terms(p, table, s, discarded, drawn, &bad)?;
+                }
+                "hand_ended" => {
+                    deal_terms(p, table, &bad)?;
+                    out.push(HandControls {
+                        hand: p.hand,
+                        payoffs: e.payoffs()?,
+                        z: std::mem::take(&mut p.z),
+                        decisions: 0,
+                    });
+                }
+                _ => {}
             }
-            "swapped" => {
-                let s = e.seat()?;
-                let (Some(discarded), Some(drawn)) = (e.card("discarded"), e.card("drawn")) else {
-                    return Err(bad("a swap without its cards"));
-                };
-                deal_terms(p, table, &bad)?;
-                swap_terms(p, table, s, discarded, drawn, &bad)?;
-            }
-            "hand_ended" => {
-                deal_terms(p, table, &bad)?;
-                out.push(HandControls {
-                    hand: p.hand,
-                    payoffs: e.payoffs()?,
-                    z: std::mem::take(&mut p.z),
-                    decisions: 0,
-                });
-                pending = None;
-            }
-            _ => {}
         }
     }
     Ok(out)

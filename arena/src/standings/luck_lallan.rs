@@ -24,7 +24,7 @@ use crate::replay::Record;
 
 use super::controls::HandControls;
 use super::deal_table::DealTable;
-use super::luck::{EventFields, LuckError, two_seats_of};
+use super::luck::{LuckError, finished_hands, two_seats_of};
 
 /// The state of one hand while its events are read.
 struct Pending {
@@ -45,59 +45,48 @@ pub fn hand_controls(
 ) -> Result<Vec<HandControls>, LuckError> {
     two_seats_of(records, Variant::LallanKallan)?;
     let mut out = Vec::new();
-    let mut pending: Option<Pending> = None;
-    for record in records {
-        let Record::Event { hand, event } = record else {
-            continue;
+    for (start, events) in finished_hands(records) {
+        let p = &mut Pending {
+            hand: start.hand,
+            dealer: start.number("dealer").unwrap_or(0) as usize,
+            redeal: 0,
+            hands: [None, None],
+            deals: 0,
+            z: [vec![0.0; table.features()], vec![0.0; table.features()]],
         };
-        let e = EventFields { hand: *hand, event };
-        let kind = e.kind();
-        if kind == "hand_started" {
-            pending = Some(Pending {
-                hand: *hand,
-                dealer: e.number("dealer").unwrap_or(0) as usize,
-                redeal: 0,
-                hands: [None, None],
-                deals: 0,
-                z: [vec![0.0; table.features()], vec![0.0; table.features()]],
-            });
-            continue;
-        }
-        let Some(p) = pending.as_mut().filter(|p| p.hand == *hand) else {
-            continue;
-        };
-        match kind {
-            "dealt" => {
-                let redeal = e.number("redeal").unwrap_or(0);
-                if redeal != p.redeal {
-                    if p.hands.iter().any(Option::is_some) {
-                        return Err(e.bad("a redeal before both seats' cards were dealt"));
+        for e in &events {
+            match e.kind() {
+                "dealt" => {
+                    let redeal = e.number("redeal").unwrap_or(0);
+                    if redeal != p.redeal {
+                        if p.hands.iter().any(Option::is_some) {
+                            return Err(e.bad("a redeal before both seats' cards were dealt"));
+                        }
+                        p.redeal = redeal;
                     }
-                    p.redeal = redeal;
+                    let seat = e.seat()?;
+                    if p.hands[seat].replace(e.cards()?).is_some() {
+                        return Err(e.bad("a seat dealt twice in one deal"));
+                    }
+                    if let [Some(h0), Some(h1)] = p.hands {
+                        table.add_deal_terms([h0, h1], (p.dealer + 1) % 2, &mut p.z);
+                        p.hands = [None, None];
+                        p.deals += 1;
+                    }
                 }
-                let seat = e.seat()?;
-                if p.hands[seat].replace(e.cards()?).is_some() {
-                    return Err(e.bad("a seat dealt twice in one deal"));
+                "hand_ended" => {
+                    if p.deals == 0 || p.hands.iter().any(Option::is_some) {
+                        return Err(e.bad("a seat's cards were never dealt"));
+                    }
+                    out.push(HandControls {
+                        hand: p.hand,
+                        payoffs: e.payoffs()?,
+                        z: std::mem::take(&mut p.z),
+                        decisions: 0,
+                    });
                 }
-                if let [Some(h0), Some(h1)] = p.hands {
-                    table.add_deal_terms([h0, h1], (p.dealer + 1) % 2, &mut p.z);
-                    p.hands = [None, None];
-                    p.deals += 1;
-                }
+                _ => {}
             }
-            "hand_ended" => {
-                if p.deals == 0 || p.hands.iter().any(Option::is_some) {
-                    return Err(e.bad("a seat's cards were never dealt"));
-                }
-                out.push(HandControls {
-                    hand: p.hand,
-                    payoffs: e.payoffs()?,
-                    z: std::mem::take(&mut p.z),
-                    decisions: 0,
-                });
-                pending = None;
-            }
-            _ => {}
         }
     }
     Ok(out)
