@@ -345,7 +345,12 @@
     );
     // Directories from before the estimator existed have none: they were scored plain.
     if (v.estimator) {
-      $('sprt-details').append(el('li', { text: "Each block's observation: " + v.estimator + '.' }));
+      const revision = v.estimator_revision ? '. Estimator revision ' + v.estimator_revision : '';
+      $('sprt-details').append(el('li', { text: "Each block's observation: " + v.estimator + revision + '.' }));
+    }
+    // Set when the verdict is the one the run saved, not this arena's own computation.
+    if (v.caveat) {
+      $('sprt-details').append(el('li', { text: 'Note: ' + v.caveat, 'data-testid': 'sprt-caveat' }));
     }
     if (v.uncorrected_blocks) {
       $('sprt-details').append(el('li', { text: v.uncorrected_blocks + ' blocks were scored without the luck correction (their replays could not be read).' }));

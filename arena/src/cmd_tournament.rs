@@ -9,7 +9,7 @@ use tokio_util::sync::CancellationToken;
 use crate::exit::{Exit, ExitKind};
 use crate::output::print;
 use crate::standings;
-use crate::tournament::output::{read_plan, read_results, write_atomically};
+use crate::tournament::output::{Plan, read_plan, read_results, write_atomically};
 use crate::tournament::{MatchRecord, RunOptions, Tournament, grading};
 
 /// The switches of `arena tournament` that change how it runs, not what it plays.
@@ -98,18 +98,57 @@ pub async fn tournament(
     Ok(())
 }
 
-/// The tournament of an output directory's plan.json, if it has one that this arena reads.
-fn planned_tournament(dir: &Path) -> Option<Tournament> {
+/// The plan.json of an output directory, if it has one that this arena reads.
+fn planned(dir: &Path) -> Option<Plan> {
     dir.join("plan.json")
         .exists()
-        .then(|| read_plan(dir).ok().map(|(t, _, _)| t))
+        .then(|| read_plan(dir).ok())
         .flatten()
 }
 
 /// The standings of the output directory `dir` with its `records`: with the SPRT verdict
 /// when its plan.json is an SPRT tournament's.
+///
+/// A luck-corrected SPRT that ran with another estimator revision than this arena's
+/// ([`standings::controls::ESTIMATOR_REVISION`]) is not judged again with other arithmetic:
+/// its verdict is the one its run saved in standings.json, said to be so. Without a saved
+/// verdict, this arena's recomputation is shown with a caveat.
 pub fn standings_of(dir: &Path, records: &[MatchRecord]) -> standings::Standings {
-    standings::compute_for(records, planned_tournament(dir).as_ref(), Some(dir))
+    let plan = planned(dir);
+    let mut standings =
+        standings::compute_for(records, plan.as_ref().map(|p| &p.tournament), Some(dir));
+    if let Some(plan) = &plan
+        && !plan.estimator_is_current()
+        && let Some(verdict) = &mut standings.sprt
+    {
+        let ours = standings::controls::ESTIMATOR_REVISION;
+        let theirs = plan.describe_revision();
+        match saved_verdict(dir) {
+            Some(mut saved) if saved.estimator_revision == plan.luck_estimator_revision => {
+                saved.caveat = Some(format!(
+                    "this is the verdict the run saved. The test ran with the luck-corrected \
+                     estimator's {theirs}; this arena's is revision {ours}, and a sequential \
+                     test is judged by the estimator it ran with, so it is not recomputed"
+                ));
+                *verdict = saved;
+            }
+            _ => {
+                verdict.caveat = Some(format!(
+                    "recomputed with this arena's luck-corrected estimator, revision {ours}. \
+                     The test ran with {theirs}, and standings.json holds no verdict saved \
+                     with it, so this may differ from the verdict the test stopped on"
+                ))
+            }
+        }
+    }
+    standings
+}
+
+/// The SPRT verdict in an output directory's standings.json, as the last run wrote it.
+fn saved_verdict(dir: &Path) -> Option<standings::SprtVerdict> {
+    let text = std::fs::read_to_string(dir.join("standings.json")).ok()?;
+    let mut json: serde_json::Value = serde_json::from_str(&text).ok()?;
+    serde_json::from_value(json.get_mut("sprt")?.take()).ok()
 }
 
 /// The grades of a gauntlet `t` (with or without pass marks) over `records`; `None` for other
@@ -177,8 +216,8 @@ pub fn show_standings(dir: &Path) -> anyhow::Result<()> {
     if records.is_empty() {
         bail!("{} has no finished matches", dir.display());
     }
-    let plan = planned_tournament(dir);
-    let standings = standings::compute_for(&records, plan.as_ref(), Some(dir));
+    let standings = standings_of(dir, &records);
+    let plan = planned(dir).map(|p| p.tournament);
     print(&standings_text(&standings, plan.as_ref()).0)?;
     Ok(())
 }
@@ -194,7 +233,18 @@ pub fn merge(dirs: &[PathBuf], out: &Path, partial: bool) -> anyhow::Result<()> 
     let mut shards: BTreeMap<u64, std::collections::BTreeSet<u64>> = BTreeMap::new();
     let mut whole = false;
     for dir in dirs {
-        let (t, fingerprint, shard) = read_plan(dir)?;
+        let plan = read_plan(dir)?;
+        if !plan.estimator_is_current() {
+            bail!(
+                "{} holds a luck-corrected SPRT run with the estimator's {}; this arena's is \
+                 revision {}, and merging would judge the test again with other arithmetic. \
+                 Merge it with the arena that ran it",
+                dir.display(),
+                plan.describe_revision(),
+                standings::controls::ESTIMATOR_REVISION
+            );
+        }
+        let (t, fingerprint, shard) = (plan.tournament, plan.fingerprint, plan.shard);
         match shard {
             Some((i, n)) => {
                 shards.entry(n).or_default().insert(i);
@@ -240,9 +290,9 @@ pub fn merge(dirs: &[PathBuf], out: &Path, partial: bool) -> anyhow::Result<()> 
     // Matches an earlier merge put into `out` count too (shards can be merged in turns).
     let mut known = all.clone();
     if out.join("plan.json").exists()
-        && let Ok((earlier, fingerprint, _)) = read_plan(out)
-        && tournament_fingerprint == fingerprint
-        && earlier.seed == t.seed
+        && let Ok(earlier) = read_plan(out)
+        && tournament_fingerprint == earlier.fingerprint
+        && earlier.tournament.seed == t.seed
     {
         for (index, record) in read_results(&out.join("results.jsonl"))? {
             known.entry(index).or_insert(record);

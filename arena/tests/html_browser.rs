@@ -346,6 +346,68 @@ fn tournament_report_in_a_real_browser() {
     assert!(stderr(&output).contains("sample:N"), "{}", stderr(&output));
 }
 
+/// The SPRT panel of a luck-corrected SPRT's report: its verdict and estimator revision; then,
+/// the directory made to look as if an arena of another estimator revision had run it, the
+/// verdict that run saved, with the note that says so.
+#[test]
+fn sprt_report_in_a_real_browser() {
+    if let Some(why) = missing_tools() {
+        common::skip("sprt_report_in_a_real_browser", &why);
+        return;
+    }
+    ensure_node_modules();
+    let dir = tempfile::tempdir().unwrap();
+    let q = |text: &str| serde_json::to_string(text).unwrap();
+    let toml = format!(
+        "name = \"html-sprt\"\ngame = \"closest-555\"\nformat = \"sprt\"\nhands = 20\n\
+         seed = 9\n[time]\nstartup_ms = 30000\ndecision_ms = 10000\nbank_ms = 600000\n\
+         [sprt]\nm0 = 0.0\nm1 = 0.3\nmin_blocks = 4\nmax_blocks = 6\n\
+         [[bot]]\nname = \"strength\"\ncommand = {}\n[[bot]]\nname = \"random\"\ncommand = {}\n",
+        q(&python_bot("sample-bots/python/strength_bot.py")),
+        q(&python_bot("sample-bots/python/random_bot.py")),
+    );
+    let file = dir.path().join("t.toml");
+    std::fs::write(&file, toml).unwrap();
+    let out = dir.path().join("out");
+    check(
+        &run_arena(&["tournament", p(&file), "--out", p(&out), "-q"]),
+        "the tournament",
+    );
+    let report = dir.path().join("report.html");
+    check(
+        &run_arena(&["report", p(&out), "-o", p(&report)]),
+        "arena report",
+    );
+    let standings = out.join("standings.json");
+    node("check_sprt_report.js", &[&report, &standings]);
+
+    let edit = |path: &Path, edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut value: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        edit(&mut value);
+        std::fs::write(path, value.to_string()).unwrap();
+    };
+    edit(&out.join("plan.json"), &|plan| {
+        plan["luck_estimator_revision"] = 1000.into();
+    });
+    edit(&standings, &|s| {
+        s["sprt"]["estimator_revision"] = 1000.into();
+        s["sprt"]["verdict"] = "the verdict revision 1000 saved".into();
+    });
+    check(
+        &run_arena(&["report", p(&out), "-o", p(&report)]),
+        "arena report of another revision",
+    );
+    node(
+        "check_sprt_report.js",
+        &[
+            &report,
+            &standings,
+            Path::new("this is the verdict the run saved"),
+        ],
+    );
+}
+
 /// `arena match --watch`: the live page in Chromium while the match is played (a paced bot
 /// makes it last some seconds), until it ends.
 #[test]

@@ -894,6 +894,113 @@ fn a_luck_corrected_sprt_of_closest_555_reads_its_replays_and_survives_a_lost_on
     );
 }
 
+/// Rewrites the JSON file `path` with `edit`.
+fn edit_json(path: &Path, edit: impl FnOnce(&mut serde_json::Map<String, Value>)) {
+    let mut value = json(path);
+    edit(value.as_object_mut().expect("a JSON object"));
+    std::fs::write(path, serde_json::to_string_pretty(&value).unwrap()).unwrap();
+}
+
+#[test]
+fn a_luck_corrected_sprt_of_another_estimator_revision_keeps_its_saved_verdict() {
+    let revision = arena::standings::controls::ESTIMATOR_REVISION;
+    let dir = tempfile::tempdir().unwrap();
+    let text = sprt_file(("montecarlo", montecarlo()), ("random", random()))
+        .replace("max_blocks = 200", "min_blocks = 4\nmax_blocks = 6");
+    let file = write(dir.path(), "sprt.toml", &text);
+    let out = dir.path().join("out");
+    tournament_ok(&file, &out, &[]);
+    // The revision the test ran with is recorded in the plan and shown with the verdict.
+    assert_eq!(
+        json(&out.join("plan.json"))["luck_estimator_revision"],
+        revision
+    );
+    assert_eq!(
+        saved_luck_corrected_sprt(&out)["estimator_revision"],
+        revision
+    );
+    assert!(
+        read(&out.join("standings.txt")).contains(&format!(
+            "same expectation). Estimator revision {revision}."
+        )),
+        "{}",
+        read(&out.join("standings.txt"))
+    );
+    let results_before = read(&out.join("results.jsonl"));
+
+    // As if an arena of another revision had run it: its plan and its saved verdict say so,
+    // and the saved verdict differs from what this arena would compute.
+    let other = revision + 100;
+    edit_json(&out.join("plan.json"), |plan| {
+        plan.insert("luck_estimator_revision".into(), other.into());
+    });
+    edit_json(&out.join("standings.json"), |standings| {
+        let sprt = standings["sprt"].as_object_mut().unwrap();
+        sprt.insert("estimator_revision".into(), other.into());
+        sprt.insert("verdict".into(), "the verdict the other arena saved".into());
+    });
+    let shown = run_arena(&["standings", p(&out)]);
+    assert!(shown.status.success(), "{}", stderr(&shown));
+    let text = stdout(&shown);
+    assert!(
+        text.contains("SPRT: the verdict the other arena saved"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "Note: this is the verdict the run saved. The test ran with the luck-corrected \
+             estimator's revision {other}; this arena's is revision {revision}"
+        )),
+        "{text}"
+    );
+    let page = dir.path().join("report.html");
+    let report = run_arena(&["report", p(&out), "-o", p(&page)]);
+    assert!(report.status.success(), "{}", stderr(&report));
+    assert!(
+        read(&page).contains("the verdict the other arena saved"),
+        "the report recomputed the verdict"
+    );
+
+    // It is not resumed (nor merged) with other arithmetic; nothing is played or written.
+    let resumed = tournament(&file, &out, &[]);
+    assert_eq!(resumed.status.code(), Some(2), "{}", stdout(&resumed));
+    assert!(
+        stderr(&resumed).contains(&format!(
+            "this luck-corrected SPRT was started by an arena whose estimator is revision \
+             {other}; this arena's is revision {revision}"
+        )),
+        "{}",
+        stderr(&resumed)
+    );
+    assert_eq!(read(&out.join("results.jsonl")), results_before);
+    let merged_out = dir.path().join("merged");
+    let merged = run_arena(&["merge", p(&out), "--out", p(&merged_out)]);
+    assert!(!merged.status.success(), "{}", stdout(&merged));
+    assert!(
+        stderr(&merged).contains(&format!("estimator's revision {other}")),
+        "{}",
+        stderr(&merged)
+    );
+    assert!(!merged_out.join("plan.json").exists());
+
+    // A directory from before revisions were recorded, its saved verdict lost: this arena's
+    // recomputation, said to be one.
+    edit_json(&out.join("plan.json"), |plan| {
+        plan.remove("luck_estimator_revision");
+    });
+    std::fs::remove_file(out.join("standings.json")).unwrap();
+    let shown = run_arena(&["standings", p(&out)]);
+    assert!(shown.status.success(), "{}", stderr(&shown));
+    let text = stdout(&shown);
+    assert!(
+        text.contains(&format!(
+            "Note: recomputed with this arena's luck-corrected estimator, revision {revision}. \
+             The test ran with an unnumbered revision (from before revisions were recorded)"
+        )),
+        "{text}"
+    );
+}
+
 #[test]
 fn a_luck_corrected_sprt_reads_the_mixes_of_a_bot_that_answers_with_them() {
     luck_corrected_sprt_with_mixes("closest-555");

@@ -652,7 +652,9 @@ on_both!(a_failed_final_starts_again_and_a_killed_one_resumes, |t| {
     let all = std::fs::read_to_string(&results_file).unwrap();
     let lines: Vec<&str> = all.lines().collect();
     assert_eq!(lines.len(), 6);
-    let (plan, _, _) = arena::tournament::output::read_plan(&paths.tournament).unwrap();
+    let plan = arena::tournament::output::read_plan(&paths.tournament)
+        .unwrap()
+        .tournament;
 
     // What a server killed after two matches leaves: the row `running`, two results and a
     // torn third line, no report. A restarted server (a new state on the same database and
@@ -695,7 +697,9 @@ on_both!(a_failed_final_starts_again_and_a_killed_one_resumes, |t| {
         records.keys().copied().collect::<Vec<_>>(),
         (0..6).collect::<Vec<_>>()
     );
-    let (again, _, _) = arena::tournament::output::read_plan(&paths.tournament).unwrap();
+    let again = arena::tournament::output::read_plan(&paths.tournament)
+        .unwrap()
+        .tournament;
     assert_eq!(again.seed, plan.seed, "the same deals");
     assert_eq!(s.get("/final/", None).await.status, 200);
     assert!(

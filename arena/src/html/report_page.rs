@@ -288,7 +288,7 @@ pub fn write_report(
     }
     let records: Vec<MatchRecord> = read_results(&results)?.into_values().collect();
     let plan = if dir.join("plan.json").exists() {
-        Some(read_plan(dir)?.0)
+        Some(read_plan(dir)?.tournament)
     } else {
         None
     };

@@ -172,6 +172,22 @@ pub fn block_units(
     Ok(units.into_values().collect())
 }
 
+/// The revision of the luck-corrected SPRT's arithmetic: the terms, their tables, the ridge,
+/// the sequential fit and its shrink. A luck-corrected SPRT is decided by one revision from its
+/// first block to its last, so plan.json records the revision a test started with; an arena
+/// of another revision does not resume the test and shows the verdict its run saved instead
+/// of recomputing it (`crate::tournament::output`, `crate::cmd_tournament`).
+///
+/// Bump it with any change that alters a corrected score of the same replays; the test
+/// `the_estimator_revision_pins_its_arithmetic` fails until it is bumped. Plans without a
+/// revision were written before it was recorded (arenas up to commit 852d6a1, whose
+/// estimator changed several times).
+///
+/// 1. Closest to 555 and Lallan Kallan: deal cells of 8 strength classes, Closest to 555's
+///    swap terms, 14 decision terms of mixed answers; ridge 1000 / 300; a fit from the fifth
+///    block on, scaled by the shrink factor. The classic game: each seat's equity luck.
+pub const ESTIMATOR_REVISION: u32 = 1;
+
 /// Fewest blocks before [`sequential`] corrects anything (below, `θ = 0`: the plain payoff).
 pub const SEQUENTIAL_MIN_BLOCKS: usize = 4;
 
@@ -744,5 +760,84 @@ mod tests {
         }
         assert!(widths[1] < 0.9 * widths[0], "{widths:?}");
         assert!(widths[2] < widths[0], "{widths:?}");
+    }
+
+    /// The fingerprint of the luck-corrected arithmetic for each [`ESTIMATOR_REVISION`]: a
+    /// hash of every term, payoff and corrected block total of a fixed set of replays. Old
+    /// revisions stay listed (an arena of that revision computed that fingerprint).
+    const REVISION_FINGERPRINTS: &[(u32, &str)] = &[(1, "1b6a81a68203c45a")];
+
+    /// Replays of the three games, made by card-driven stochastic policies (Closest to 555's
+    /// and Lallan Kallan's with mixed answers): every term, its units' payoffs, and the
+    /// sequential fit's corrected totals with and without the shrink, as text; and for each
+    /// game and fit, whether it changed some block's total (so the text covers the fit).
+    fn arithmetic_of_fixed_replays() -> (String, Vec<bool>) {
+        use crate::standings::luck::tests::play_with;
+        use crate::standings::luck_mix::tests::play_mixing;
+        use std::fmt::Write;
+        let mut text = String::new();
+        let mut corrects = Vec::new();
+        let mut tables = Tables::default();
+        for variant in [Variant::Classic, Variant::Closest555, Variant::LallanKallan] {
+            let blocks: Vec<Block> = (0..12)
+                .map(|b| {
+                    let records = if variant == Variant::Classic {
+                        let settings = rules::Settings::new(variant);
+                        play_with(settings, b, 16, &mut |c| {
+                            f64::from(c.iter().map(|c| c.index() as u32).sum::<u32>()) / 153.0
+                        })
+                    } else {
+                        play_mixing(variant, b, 16)
+                    };
+                    block_units(&[(&records, (b % 2) as usize)], &mut tables).expect("terms")
+                })
+                .collect();
+            for unit in blocks.iter().flatten() {
+                let _ = write!(text, "{:.9e}", unit.y);
+                for z in &unit.z {
+                    let _ = write!(text, " {z:.9e}");
+                }
+                text.push('\n');
+            }
+            for mut fit in [SequentialFit::new(RIDGE), SequentialFit::unshrunk(RIDGE)] {
+                let mut changed = false;
+                for block in &blocks {
+                    let chips = fit.next(block).chips;
+                    let plain: f64 = block.iter().map(|u| u.y).sum();
+                    changed |= (chips - plain).abs() > 1e-6;
+                    let _ = write!(text, "{chips:.9e} ");
+                }
+                text.push('\n');
+                corrects.push(changed);
+            }
+        }
+        (text, corrects)
+    }
+
+    #[test]
+    fn the_estimator_revision_pins_its_arithmetic() {
+        let (text, corrects) = arithmetic_of_fixed_replays();
+        // Not vacuous: in each game, both fits correct some block.
+        assert_eq!(corrects, [true; 6]);
+        // FNV-1a, 64 bits.
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for byte in text.bytes() {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+        let fingerprint = format!("{hash:016x}");
+        let pinned = REVISION_FINGERPRINTS
+            .iter()
+            .find(|(r, _)| *r == ESTIMATOR_REVISION)
+            .map(|(_, f)| *f);
+        assert_eq!(
+            pinned,
+            Some(fingerprint.as_str()),
+            "the luck-corrected arithmetic is not the one of estimator revision \
+             {ESTIMATOR_REVISION} (its fingerprint is now {fingerprint}): if the change is \
+             meant, bump ESTIMATOR_REVISION, describe the new revision in its documentation and \
+             add the new fingerprint to REVISION_FINGERPRINTS; otherwise the change altered \
+             luck-corrected scores by mistake"
+        );
     }
 }

@@ -155,7 +155,7 @@ fn add_terms(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::standings::luck::tests::{event_record, header_record};
     use rand_chacha::ChaCha8Rng;
@@ -166,7 +166,7 @@ mod tests {
     /// whose odds depend on its cards (pack more with a bad hand, show more with a good one),
     /// drawn as the arena draws, and seat 1 plays a fixed card-driven rule. The records are a
     /// replay's, with the header's seed the deal's.
-    fn play_mixing(variant: Variant, seed: u64, hands: u64) -> Vec<Record> {
+    pub(crate) fn play_mixing(variant: Variant, seed: u64, hands: u64) -> Vec<Record> {
         let settings = Settings::new(variant);
         let order = settings.sequence_order;
         let mut rng = ChaCha8Rng::seed_from_u64(seed);

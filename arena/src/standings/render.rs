@@ -129,7 +129,18 @@ fn render(standings: &Standings, ranked: bool) -> String {
         let _ = writeln!(out, "  {}", sprt.h0);
         let _ = writeln!(out, "  {}", sprt.h1);
         if !sprt.estimator.is_empty() {
-            let _ = writeln!(out, "  Each block's observation: {}.", sprt.estimator);
+            let revision = sprt
+                .estimator_revision
+                .map(|r| format!(". Estimator revision {r}"))
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "  Each block's observation: {}{revision}.",
+                sprt.estimator
+            );
+        }
+        if let Some(caveat) = &sprt.caveat {
+            let _ = writeln!(out, "  Note: {caveat}");
         }
         if sprt.uncorrected_blocks > 0 {
             let _ = writeln!(
@@ -282,7 +293,17 @@ pub fn to_csv(standings: &Standings) -> String {
             ("min_blocks", v.min_blocks.to_string()),
             ("max_blocks", v.max_blocks.to_string()),
         ];
-        for (key, value) in rows {
+        let optional = [
+            (
+                "estimator_revision",
+                v.estimator_revision.map(|r| r.to_string()),
+            ),
+            ("caveat", v.caveat.clone()),
+        ];
+        let optional = optional
+            .into_iter()
+            .filter_map(|(key, value)| Some((key, value?)));
+        for (key, value) in rows.into_iter().chain(optional) {
             let _ = writeln!(out, "sprt,{key},{}", csv_field(&value));
         }
     }

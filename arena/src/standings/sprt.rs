@@ -248,6 +248,15 @@ pub struct SprtVerdict {
     /// unreadable); absent when none.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub uncorrected_blocks: u64,
+    /// The luck-corrected estimator's revision that computed this verdict
+    /// ([`super::controls::ESTIMATOR_REVISION`]); absent for a plain test, and in verdicts saved
+    /// before revisions were recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimator_revision: Option<u32>,
+    /// Why this verdict is not this arena's own computation, when it is not: the test ran with
+    /// another estimator revision (`crate::cmd_tournament::standings_of`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub caveat: Option<String>,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -279,6 +288,8 @@ pub fn verdict(
     }
     let mut v = words(&test, params, candidate, baseline);
     v.uncorrected_blocks = scorer.uncorrected;
+    v.estimator_revision = (params.estimator == SprtEstimator::LuckCorrected)
+        .then_some(super::controls::ESTIMATOR_REVISION);
     v
 }
 
@@ -497,6 +508,8 @@ pub fn words(test: &Sprt, params: &SprtConfig, candidate: &str, baseline: &str) 
         h1,
         estimator: params.estimator.describe().to_string(),
         uncorrected_blocks: 0,
+        estimator_revision: None,
+        caveat: None,
     }
 }
 

@@ -672,6 +672,14 @@ impl Tournament {
         Ok(())
     }
 
+    /// Whether this is an SPRT tournament scored by the luck-corrected estimator.
+    pub fn is_luck_corrected_sprt(&self) -> bool {
+        self.format == Format::Sprt
+            && self
+                .sprt
+                .is_some_and(|s| s.estimator == SprtEstimator::LuckCorrected)
+    }
+
     /// A fingerprint of everything that decides the matches' results (not the output place):
     /// resuming refuses a changed tournament. A drawn seed is left out (the file has none, so
     /// a resume matches before taking the recorded one).

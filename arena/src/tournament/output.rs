@@ -10,7 +10,10 @@
 //! ```
 //!
 //! The standings of an SPRT tournament carry its verdict, recomputed from results.jsonl and
-//! the `[sprt]` settings recorded in plan.json (see `crate::standings::sprt::verdict`).
+//! the `[sprt]` settings recorded in plan.json (see `crate::standings::sprt::verdict`). A
+//! luck-corrected SPRT's plan also records the revision of the estimator's arithmetic it runs
+//! with ([`crate::standings::controls::ESTIMATOR_REVISION`]): an arena of another revision
+//! refuses to resume it.
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
@@ -22,14 +25,44 @@ use serde::{Deserialize, Serialize};
 
 use super::config::Tournament;
 use super::results::MatchRecord;
+use crate::standings::controls::ESTIMATOR_REVISION;
 
+/// plan.json: what an output directory holds.
 #[derive(Serialize, Deserialize)]
-struct Plan {
-    fingerprint: String,
+pub struct Plan {
+    pub fingerprint: String,
     /// `--shard I/N` of the run that wrote this directory, if any.
     #[serde(default)]
-    shard: Option<(u64, u64)>,
-    tournament: Tournament,
+    pub shard: Option<(u64, u64)>,
+    /// For a luck-corrected SPRT, the estimator revision it runs with; `None` for other
+    /// tournaments, and for a luck-corrected SPRT started before revisions were recorded.
+    /// Kept out of the fingerprint: it is a property of the arena, not of the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub luck_estimator_revision: Option<u32>,
+    pub tournament: Tournament,
+}
+
+impl Plan {
+    /// Whether an arena of this build may go on with, or recompute, this plan's test: always,
+    /// unless the plan is a luck-corrected SPRT of another estimator revision.
+    pub fn estimator_is_current(&self) -> bool {
+        !self.tournament.is_luck_corrected_sprt()
+            || self.luck_estimator_revision == Some(ESTIMATOR_REVISION)
+    }
+
+    /// The plan's estimator revision in words, for messages.
+    pub fn describe_revision(&self) -> String {
+        describe_revision(self.luck_estimator_revision)
+    }
+}
+
+/// An estimator revision in words: `revision 3`, or the unnumbered ones before revisions were
+/// recorded.
+pub fn describe_revision(revision: Option<u32>) -> String {
+    match revision {
+        Some(r) => format!("revision {r}"),
+        None => "an unnumbered revision (from before revisions were recorded)".into(),
+    }
 }
 
 /// An opened output directory.
@@ -78,6 +111,22 @@ impl OutputDir {
                     describe_shard(shard)
                 );
             }
+            if !plan.estimator_is_current() {
+                return Err(crate::exit::Exit::new(
+                    crate::exit::ExitKind::BadInput,
+                    format!(
+                        "{}: this luck-corrected SPRT was started by an arena whose estimator \
+                         is {}; this arena's is revision {ESTIMATOR_REVISION}. A sequential \
+                         test is judged by one estimator from its first block to its last, so \
+                         this arena does not go on with it: finish it with the arena that \
+                         started it, or start over with another --out. `arena standings` \
+                         shows the verdict its run saved",
+                        root.display(),
+                        plan.describe_revision()
+                    ),
+                )
+                .into());
+            }
             t.settle_seed(Some(&plan.tournament))
                 .with_context(|| format!("{}", plan_path.display()))?;
             // The fingerprint leaves a drawn seed out: directories of two draws must not mix.
@@ -92,6 +141,7 @@ impl OutputDir {
             let plan = Plan {
                 fingerprint,
                 shard,
+                luck_estimator_revision: t.is_luck_corrected_sprt().then_some(ESTIMATOR_REVISION),
                 tournament: t.clone(),
             };
             write_atomically(&plan_path, &serde_json::to_string_pretty(&plan)?)?;
@@ -186,18 +236,14 @@ pub fn read_results(path: &Path) -> anyhow::Result<BTreeMap<u64, MatchRecord>> {
     Ok(done)
 }
 
-/// What an output directory's plan says: the tournament, its fingerprint, and the shard.
-pub type PlanContents = (Tournament, String, Option<(u64, u64)>);
-
-/// The tournament recorded in an output directory's plan.
-pub fn read_plan(root: &Path) -> anyhow::Result<PlanContents> {
+/// An output directory's plan.json.
+pub fn read_plan(root: &Path) -> anyhow::Result<Plan> {
     let path = root.join("plan.json");
-    let plan: Plan = serde_json::from_str(
+    serde_json::from_str(
         &std::fs::read_to_string(&path)
             .with_context(|| format!("cannot read {}", path.display()))?,
     )
-    .with_context(|| format!("{} is not a plan of this arena", path.display()))?;
-    Ok((plan.tournament, plan.fingerprint, plan.shard))
+    .with_context(|| format!("{} is not a plan of this arena", path.display()))
 }
 
 /// Writes a file so that readers see either the old or the new content, never a part.

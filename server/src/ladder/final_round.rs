@@ -103,7 +103,9 @@ impl FinalPaths {
 
     /// How far the tournament in `tournament/` is; `None` before its plan exists.
     pub fn progress(&self) -> Option<Progress> {
-        let (t, _, _) = arena::tournament::output::read_plan(&self.tournament).ok()?;
+        let t = arena::tournament::output::read_plan(&self.tournament)
+            .ok()?
+            .tournament;
         // A plan always records its settled seed; never trust a file enough to panic.
         t.seed?;
         let total = arena::tournament::schedule::schedule(&t).len() as u64;
