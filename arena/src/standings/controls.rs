@@ -295,6 +295,11 @@ impl Moments {
     /// Least-squares `θ` of `y` on `z` with an intercept (then dropped: `E[z] = 0`), each
     /// coefficient shrunk by a ridge of `ridge` units; `None` with fewer than two units.
     pub fn fit(&self, ridge: Ridge) -> Option<Vec<f64>> {
+        self.fit_toward(ridge, None)
+    }
+
+    /// [`Moments::fit`] with each coefficient shrunk toward `prior`'s instead of toward 0.
+    pub fn fit_toward(&self, ridge: Ridge, prior: Option<&[f64]>) -> Option<Vec<f64>> {
         let p = self.sum_z.len();
         let n = self.n;
         if n < 2.0 || p == 0 {
@@ -320,7 +325,11 @@ impl Moments {
             } else {
                 ridge.chance
             };
-            a[i * p + i] = a[i * p + i].max(0.0) * (1.0 + units / n) + 1e-12;
+            let penalty = a[i * p + i].max(0.0) * units / n;
+            a[i * p + i] = a[i * p + i].max(0.0) + penalty + 1e-12;
+            if let Some(prior) = prior {
+                b[i] += penalty * prior[i];
+            }
         }
         solve_spd(&mut a, &mut b, p).then_some(b)
     }
@@ -473,6 +482,8 @@ impl Shrink {
 /// [`sequential`] one block at a time, as a running test needs it.
 pub struct SequentialFit {
     ridge: Ridge,
+    /// Coefficients fixed before any block, to start from and shrink toward (an experiment).
+    prior: Option<Vec<f64>>,
     /// Whether corrections are scaled by [`Shrink`] (off only to measure what it does).
     shrinks: bool,
     blocks: usize,
@@ -484,6 +495,7 @@ impl SequentialFit {
     pub fn new(ridge: Ridge) -> SequentialFit {
         SequentialFit {
             ridge,
+            prior: None,
             shrinks: true,
             blocks: 0,
             moments: None,
@@ -499,11 +511,23 @@ impl SequentialFit {
         }
     }
 
+    /// Starting from `prior` (coefficients fixed before any block): it corrects from the
+    /// first block on, and the fit shrinks toward it instead of toward 0.
+    pub fn with_prior(self, prior: Vec<f64>) -> SequentialFit {
+        SequentialFit {
+            prior: Some(prior),
+            ..self
+        }
+    }
+
     /// The next block's corrected total (with `θ` and the shrink factor from the blocks before
     /// it); then the block joins the fit.
     pub fn next(&mut self, block: &Block) -> BlockSample {
-        let theta = match &self.moments {
-            Some(m) if self.blocks >= SEQUENTIAL_MIN_BLOCKS => m.fit(self.ridge),
+        let theta = match (&self.moments, &self.prior) {
+            (Some(m), prior) if self.blocks >= SEQUENTIAL_MIN_BLOCKS || prior.is_some() => m
+                .fit_toward(self.ridge, prior.as_deref())
+                .or_else(|| prior.clone()),
+            (None, Some(prior)) => Some(prior.clone()),
             _ => None,
         };
         let factor = if self.shrinks {
