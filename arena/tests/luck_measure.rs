@@ -190,6 +190,14 @@ fn seq_fit(blocks: &[Block], ridge: Ridge) -> Vec<BlockSample> {
     } else {
         SequentialFit::new(ridge)
     };
+    let var = |key: &str| {
+        std::env::var(key)
+            .ok()
+            .and_then(|v| v.parse::<usize>().ok())
+    };
+    if let (Some(every), Some(from)) = (var("LUCK_SEGMENT"), var("LUCK_FROM_UNITS")) {
+        fit = fit.segmented(every, from);
+    }
     blocks.iter().map(|b| fit.next(b)).collect()
 }
 
@@ -418,101 +426,5 @@ fn offline_value_table() {
             }
             println!("{line}");
         }
-    }
-}
-
-/// An experiment: the sequential fit started from, and shrunk toward, a *prior* `θ` learnt
-/// once on other play (`SequentialFit::with_prior`), instead of from 0. The prior is fitted on
-/// the replays of `LUCK_LEARN/<p>` for every pair `p` of `LUCK_PRIOR_PAIRS` (default
-/// sp,sr,pr,mp,ms,mr), from both bots' sides, leaving out the judged pair (so the prior never
-/// saw the bots it judges together, as with a student's bot); `LUCK_PRIOR_DECISIONS=0` keeps
-/// the decision terms' prior at 0. On `LUCK_DATA/<pair>`: the width ratio of the sequential
-/// fit without and with the prior, over all blocks and per run of 10 / 20 / 40 blocks, and the
-/// coverage of the runs' intervals.
-#[test]
-#[ignore = "needs replays made by hand (see the module documentation)"]
-fn sequential_fit_with_a_prior() {
-    let data = std::env::var("LUCK_DATA").unwrap_or_else(|_| "/tmp/l5".into());
-    let learn = std::env::var("LUCK_LEARN").expect("LUCK_LEARN: the learning replays");
-    let pairs = std::env::var("LUCK_PAIRS").unwrap_or_else(|_| "sp".into());
-    let prior_pairs =
-        std::env::var("LUCK_PRIOR_PAIRS").unwrap_or_else(|_| "sp,sr,pr,mp,ms,mr".into());
-    let decisions = std::env::var("LUCK_PRIOR_DECISIONS").map_or(true, |v| v != "0");
-    let mut tables = Tables::default();
-    let side = |dir: &Path, tables: &mut Tables, a_seat: usize| -> Vec<Block> {
-        blocks_in(dir)
-            .into_iter()
-            .map(|(_, ab, ba)| {
-                block_units(&[(&ab, a_seat), (&ba, 1 - a_seat)], tables).expect("supported")
-            })
-            .collect()
-    };
-    let mut learnt: BTreeMap<String, [Vec<Block>; 2]> = BTreeMap::new();
-    for p in prior_pairs.split(',') {
-        let dir = Path::new(&learn).join(p);
-        let sides = [side(&dir, &mut tables, 0), side(&dir, &mut tables, 1)];
-        learnt.insert(p.to_string(), sides);
-    }
-    for pair in pairs.split(',') {
-        let units = learnt
-            .iter()
-            .filter(|(p, _)| p.as_str() != pair)
-            .flat_map(|(_, sides)| sides.iter().flatten().flatten());
-        let mut prior =
-            arena::standings::controls::fit(units, Ridge::uniform(30.0)).expect("learning blocks");
-        let blocks = load(&Path::new(&data).join(pair), &mut tables, None);
-        if !decisions {
-            let d = blocks[0][0].decisions;
-            let p = prior.len();
-            prior[p - d..].iter_mut().for_each(|t| *t = 0.0);
-        }
-        let fits = |blocks: &[Block]| -> [Vec<BlockSample>; 3] {
-            let mut with = SequentialFit::new(RIDGE).with_prior(prior.clone());
-            [
-                plain(blocks),
-                seq_fit(blocks, RIDGE),
-                blocks.iter().map(|b| with.next(b)).collect(),
-            ]
-        };
-        let truth = block_estimate(&cross_fitted_with(&blocks, RIDGE), 0.95).mean;
-        let all = fits(&blocks).map(|s| block_estimate(&s, 0.95));
-        let mut line = format!(
-            "{pair}: {} blocks, prior from {}: plain {:+.3} ± {:.3}; sequential {:.2}, with the \
-             prior {:+.3} ± {:.3} ({:.2}); runs of",
-            blocks.len(),
-            learnt
-                .keys()
-                .filter(|p| p.as_str() != pair)
-                .cloned()
-                .collect::<Vec<_>>()
-                .join(","),
-            all[0].mean,
-            width(&all[0]) / 2.0,
-            width(&all[0]) / width(&all[1]),
-            all[2].mean,
-            width(&all[2]) / 2.0,
-            width(&all[0]) / width(&all[2]),
-        );
-        let truth = if pair.starts_with("rr") { 0.0 } else { truth };
-        for g in [10, 20, 40] {
-            let (mut w, mut cover, mut n) = ([0.0; 3], [0usize; 3], 0);
-            for chunk in blocks.chunks_exact(g) {
-                n += 1;
-                for (k, s) in fits(chunk).iter().enumerate() {
-                    let e = block_estimate(s, 0.95);
-                    w[k] += width(&e);
-                    cover[k] += e.ci.is_some_and(|ci| ci.contains(truth)) as usize;
-                }
-            }
-            line += &format!(
-                " {g}: {:.2} / {:.2} (cover {}/{}/{} of {n});",
-                w[0] / w[1],
-                w[0] / w[2],
-                cover[0],
-                cover[1],
-                cover[2]
-            );
-        }
-        println!("{line}");
     }
 }

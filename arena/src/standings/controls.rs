@@ -482,10 +482,11 @@ impl Shrink {
 /// [`sequential`] one block at a time, as a running test needs it.
 pub struct SequentialFit {
     ridge: Ridge,
-    /// Coefficients fixed before any block, to start from and shrink toward (an experiment).
-    prior: Option<Vec<f64>>,
     /// Whether corrections are scaled by [`Shrink`] (off only to measure what it does).
     shrinks: bool,
+    /// `Some((n, m))`: `θ` is fitted again every `n` units of a block, from `m` units on
+    /// (an experiment); `None`: once per block, from the fifth block on.
+    segments: Option<(usize, f64)>,
     blocks: usize,
     moments: Option<Moments>,
     shrink: Shrink,
@@ -495,8 +496,8 @@ impl SequentialFit {
     pub fn new(ridge: Ridge) -> SequentialFit {
         SequentialFit {
             ridge,
-            prior: None,
             shrinks: true,
+            segments: None,
             blocks: 0,
             moments: None,
             shrink: Shrink::default(),
@@ -511,11 +512,11 @@ impl SequentialFit {
         }
     }
 
-    /// Starting from `prior` (coefficients fixed before any block): it corrects from the
-    /// first block on, and the fit shrinks toward it instead of toward 0.
-    pub fn with_prior(self, prior: Vec<f64>) -> SequentialFit {
+    /// `θ` fitted again every `every` units, each on all units before them, once `from` units
+    /// have been seen (an experiment).
+    pub fn segmented(self, every: usize, from: usize) -> SequentialFit {
         SequentialFit {
-            prior: Some(prior),
+            segments: Some((every.max(1), from as f64)),
             ..self
         }
     }
@@ -523,11 +524,27 @@ impl SequentialFit {
     /// The next block's corrected total (with `θ` and the shrink factor from the blocks before
     /// it); then the block joins the fit.
     pub fn next(&mut self, block: &Block) -> BlockSample {
-        let theta = match (&self.moments, &self.prior) {
-            (Some(m), prior) if self.blocks >= SEQUENTIAL_MIN_BLOCKS || prior.is_some() => m
-                .fit_toward(self.ridge, prior.as_deref())
-                .or_else(|| prior.clone()),
-            (None, Some(prior)) => Some(prior.clone()),
+        let size = match self.segments {
+            Some((every, _)) => every,
+            None => block.len().max(1),
+        };
+        let chips = block.chunks(size).map(|units| self.correct(units)).sum();
+        self.blocks += 1;
+        BlockSample {
+            chips,
+            hands: block.iter().map(|u| u.hands).sum(),
+        }
+    }
+
+    /// The corrected total of `units` (with `θ` and the shrink factor from the units before
+    /// them); then they join the fit.
+    fn correct(&mut self, units: &[Unit]) -> f64 {
+        let ready = match self.segments {
+            Some((_, from)) => self.moments.as_ref().is_some_and(|m| m.n >= from),
+            None => self.blocks >= SEQUENTIAL_MIN_BLOCKS,
+        };
+        let theta = match &self.moments {
+            Some(m) if ready => m.fit(self.ridge),
             _ => None,
         };
         let factor = if self.shrinks {
@@ -535,7 +552,7 @@ impl SequentialFit {
         } else {
             1.0
         };
-        let corrections: Vec<f64> = block
+        let corrections: Vec<f64> = units
             .iter()
             .map(|u| {
                 theta
@@ -543,26 +560,22 @@ impl SequentialFit {
                     .map_or(0.0, |t| t.iter().zip(&u.z).map(|(t, z)| t * z).sum())
             })
             .collect();
-        let chips = block
+        let chips = units
             .iter()
             .zip(&corrections)
             .map(|(u, r)| u.y - factor * r)
             .sum();
         if theta.is_some() {
-            for (u, &r) in block.iter().zip(&corrections) {
+            for (u, &r) in units.iter().zip(&corrections) {
                 self.shrink.add(u.y, r);
             }
         }
-        if let Some(p) = block.first().map(|u| u.z.len()) {
+        if let Some(p) = units.first().map(|u| u.z.len()) {
             self.moments
                 .get_or_insert_with(|| Moments::new(p))
-                .add_all(block);
+                .add_all(units);
         }
-        self.blocks += 1;
-        BlockSample {
-            chips,
-            hands: block.iter().map(|u| u.hands).sum(),
-        }
+        chips
     }
 }
 
