@@ -190,14 +190,6 @@ fn seq_fit(blocks: &[Block], ridge: Ridge) -> Vec<BlockSample> {
     } else {
         SequentialFit::new(ridge)
     };
-    let var = |key: &str| {
-        std::env::var(key)
-            .ok()
-            .and_then(|v| v.parse::<usize>().ok())
-    };
-    if let (Some(every), Some(from)) = (var("LUCK_SEGMENT"), var("LUCK_FROM_UNITS")) {
-        fit = fit.segmented(every, from);
-    }
     blocks.iter().map(|b| fit.next(b)).collect()
 }
 

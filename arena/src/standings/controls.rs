@@ -295,11 +295,6 @@ impl Moments {
     /// Least-squares `θ` of `y` on `z` with an intercept (then dropped: `E[z] = 0`), each
     /// coefficient shrunk by a ridge of `ridge` units; `None` with fewer than two units.
     pub fn fit(&self, ridge: Ridge) -> Option<Vec<f64>> {
-        self.fit_toward(ridge, None)
-    }
-
-    /// [`Moments::fit`] with each coefficient shrunk toward `prior`'s instead of toward 0.
-    pub fn fit_toward(&self, ridge: Ridge, prior: Option<&[f64]>) -> Option<Vec<f64>> {
         let p = self.sum_z.len();
         let n = self.n;
         if n < 2.0 || p == 0 {
@@ -325,11 +320,7 @@ impl Moments {
             } else {
                 ridge.chance
             };
-            let penalty = a[i * p + i].max(0.0) * units / n;
-            a[i * p + i] = a[i * p + i].max(0.0) + penalty + 1e-12;
-            if let Some(prior) = prior {
-                b[i] += penalty * prior[i];
-            }
+            a[i * p + i] = a[i * p + i].max(0.0) * (1.0 + units / n) + 1e-12;
         }
         solve_spd(&mut a, &mut b, p).then_some(b)
     }
@@ -484,9 +475,6 @@ pub struct SequentialFit {
     ridge: Ridge,
     /// Whether corrections are scaled by [`Shrink`] (off only to measure what it does).
     shrinks: bool,
-    /// `Some((n, m))`: `θ` is fitted again every `n` units of a block, from `m` units on
-    /// (an experiment); `None`: once per block, from the fifth block on.
-    segments: Option<(usize, f64)>,
     blocks: usize,
     moments: Option<Moments>,
     shrink: Shrink,
@@ -497,7 +485,6 @@ impl SequentialFit {
         SequentialFit {
             ridge,
             shrinks: true,
-            segments: None,
             blocks: 0,
             moments: None,
             shrink: Shrink::default(),
@@ -512,39 +499,11 @@ impl SequentialFit {
         }
     }
 
-    /// `θ` fitted again every `every` units, each on all units before them, once `from` units
-    /// have been seen (an experiment).
-    pub fn segmented(self, every: usize, from: usize) -> SequentialFit {
-        SequentialFit {
-            segments: Some((every.max(1), from as f64)),
-            ..self
-        }
-    }
-
     /// The next block's corrected total (with `θ` and the shrink factor from the blocks before
     /// it); then the block joins the fit.
     pub fn next(&mut self, block: &Block) -> BlockSample {
-        let size = match self.segments {
-            Some((every, _)) => every,
-            None => block.len().max(1),
-        };
-        let chips = block.chunks(size).map(|units| self.correct(units)).sum();
-        self.blocks += 1;
-        BlockSample {
-            chips,
-            hands: block.iter().map(|u| u.hands).sum(),
-        }
-    }
-
-    /// The corrected total of `units` (with `θ` and the shrink factor from the units before
-    /// them); then they join the fit.
-    fn correct(&mut self, units: &[Unit]) -> f64 {
-        let ready = match self.segments {
-            Some((_, from)) => self.moments.as_ref().is_some_and(|m| m.n >= from),
-            None => self.blocks >= SEQUENTIAL_MIN_BLOCKS,
-        };
         let theta = match &self.moments {
-            Some(m) if ready => m.fit(self.ridge),
+            Some(m) if self.blocks >= SEQUENTIAL_MIN_BLOCKS => m.fit(self.ridge),
             _ => None,
         };
         let factor = if self.shrinks {
@@ -552,7 +511,7 @@ impl SequentialFit {
         } else {
             1.0
         };
-        let corrections: Vec<f64> = units
+        let corrections: Vec<f64> = block
             .iter()
             .map(|u| {
                 theta
@@ -560,22 +519,26 @@ impl SequentialFit {
                     .map_or(0.0, |t| t.iter().zip(&u.z).map(|(t, z)| t * z).sum())
             })
             .collect();
-        let chips = units
+        let chips = block
             .iter()
             .zip(&corrections)
             .map(|(u, r)| u.y - factor * r)
             .sum();
         if theta.is_some() {
-            for (u, &r) in units.iter().zip(&corrections) {
+            for (u, &r) in block.iter().zip(&corrections) {
                 self.shrink.add(u.y, r);
             }
         }
-        if let Some(p) = units.first().map(|u| u.z.len()) {
+        if let Some(p) = block.first().map(|u| u.z.len()) {
             self.moments
                 .get_or_insert_with(|| Moments::new(p))
-                .add_all(units);
+                .add_all(block);
         }
-        chips
+        self.blocks += 1;
+        BlockSample {
+            chips,
+            hands: block.iter().map(|u| u.hands).sum(),
+        }
     }
 }
 
