@@ -115,31 +115,32 @@ fn planned(dir: &Path) -> Option<Plan> {
 /// verdict, this arena's recomputation is shown with a caveat.
 pub fn standings_of(dir: &Path, records: &[MatchRecord]) -> standings::Standings {
     let plan = planned(dir);
-    let mut standings =
-        standings::compute_for(records, plan.as_ref().map(|p| &p.tournament), Some(dir));
-    if let Some(plan) = &plan
-        && !plan.estimator_is_current()
-        && let Some(verdict) = &mut standings.sprt
+    let tournament = plan.as_ref().map(|p| &p.tournament);
+    let Some(plan) = plan.as_ref().filter(|p| !p.estimator_is_current()) else {
+        return standings::compute_for(records, tournament, Some(dir));
+    };
+    let ours = standings::controls::ESTIMATOR_REVISION;
+    let theirs = plan.describe_revision();
+    if let Some(mut saved) =
+        saved_verdict(dir).filter(|v| v.estimator_revision == plan.luck_estimator_revision)
     {
-        let ours = standings::controls::ESTIMATOR_REVISION;
-        let theirs = plan.describe_revision();
-        match saved_verdict(dir) {
-            Some(mut saved) if saved.estimator_revision == plan.luck_estimator_revision => {
-                saved.caveat = Some(format!(
-                    "this is the verdict the run saved. The test ran with the luck-corrected \
-                     estimator's {theirs}; this arena's is revision {ours}, and a sequential \
-                     test is judged by the estimator it ran with, so it is not recomputed"
-                ));
-                *verdict = saved;
-            }
-            _ => {
-                verdict.caveat = Some(format!(
-                    "recomputed with this arena's luck-corrected estimator, revision {ours}. \
-                     The test ran with {theirs}, and standings.json holds no verdict saved \
-                     with it, so this may differ from the verdict the test stopped on"
-                ))
-            }
-        }
+        // The saved verdict stands in for the SPRT: its replays are not read again.
+        let mut standings = standings::compute_for(records, None, Some(dir));
+        saved.caveat = Some(format!(
+            "this is the verdict the run saved. The test ran with the luck-corrected \
+             estimator's {theirs}; this arena's is revision {ours}, and a sequential test is \
+             judged by the estimator it ran with, so it is not recomputed"
+        ));
+        standings.sprt = Some(saved);
+        return standings;
+    }
+    let mut standings = standings::compute_for(records, tournament, Some(dir));
+    if let Some(verdict) = &mut standings.sprt {
+        verdict.caveat = Some(format!(
+            "recomputed with this arena's luck-corrected estimator, revision {ours}. The test \
+             ran with {theirs}, and standings.json holds no verdict saved with it, so this may \
+             differ from the verdict the test stopped on"
+        ));
     }
     standings
 }

@@ -52,6 +52,17 @@ fn missing_tools() -> Option<String> {
 
 /// Runs `npm ci` in tests/browser unless node_modules is there. Test processes may race; a
 /// lock directory lets one install while the others wait.
+/// The set-up of a browser test named `name`: `None` (the test skipped, saying why) without
+/// node or Chromium; else the node modules installed and a fresh temporary directory.
+fn browser_test(name: &str) -> Option<tempfile::TempDir> {
+    if let Some(why) = missing_tools() {
+        common::skip(name, &why);
+        return None;
+    }
+    ensure_node_modules();
+    Some(tempfile::tempdir().unwrap())
+}
+
 fn ensure_node_modules() {
     let dir = browser_dir();
     let installed = || {
@@ -171,12 +182,9 @@ fn match_page(
 
 #[test]
 fn replay_pages_in_a_real_browser() {
-    if let Some(why) = missing_tools() {
-        common::skip("replay_pages_in_a_real_browser", &why);
+    let Some(dir) = browser_test("replay_pages_in_a_real_browser") else {
         return;
-    }
-    ensure_node_modules();
-    let dir = tempfile::tempdir().unwrap();
+    };
     let random = python_bot("sample-bots/python/random_bot.py");
     let strength = python_bot("sample-bots/python/strength_bot.py");
     let minimal = python_bot("sample-bots/python/minimal_bot.py");
@@ -247,12 +255,9 @@ fn replay_pages_in_a_real_browser() {
 /// page's time and bank line, and its Logs toggle (`check_decision_logs.js`).
 #[test]
 fn decision_logs_in_a_real_browser() {
-    if let Some(why) = missing_tools() {
-        common::skip("decision_logs_in_a_real_browser", &why);
+    let Some(dir) = browser_test("decision_logs_in_a_real_browser") else {
         return;
-    }
-    ensure_node_modules();
-    let dir = tempfile::tempdir().unwrap();
+    };
     let replay = dir.path().join("logs.jsonl");
     let page = dir.path().join("logs.html");
     let logs = dir.path().join("logs");
@@ -272,12 +277,9 @@ fn decision_logs_in_a_real_browser() {
 
 #[test]
 fn tournament_report_in_a_real_browser() {
-    if let Some(why) = missing_tools() {
-        common::skip("tournament_report_in_a_real_browser", &why);
+    let Some(dir) = browser_test("tournament_report_in_a_real_browser") else {
         return;
-    }
-    ensure_node_modules();
-    let dir = tempfile::tempdir().unwrap();
+    };
     let q = |text: &str| serde_json::to_string(text).unwrap();
     let bots = [
         ("random", python_bot("sample-bots/python/random_bot.py")),
@@ -351,12 +353,9 @@ fn tournament_report_in_a_real_browser() {
 /// verdict that run saved, with the note that says so.
 #[test]
 fn sprt_report_in_a_real_browser() {
-    if let Some(why) = missing_tools() {
-        common::skip("sprt_report_in_a_real_browser", &why);
+    let Some(dir) = browser_test("sprt_report_in_a_real_browser") else {
         return;
-    }
-    ensure_node_modules();
-    let dir = tempfile::tempdir().unwrap();
+    };
     let q = |text: &str| serde_json::to_string(text).unwrap();
     let toml = format!(
         "name = \"html-sprt\"\ngame = \"closest-555\"\nformat = \"sprt\"\nhands = 20\n\
@@ -412,13 +411,10 @@ fn sprt_report_in_a_real_browser() {
 /// makes it last some seconds), until it ends.
 #[test]
 fn the_live_view_in_a_real_browser() {
-    if let Some(why) = missing_tools() {
-        common::skip("the_live_view_in_a_real_browser", &why);
-        return;
-    }
-    ensure_node_modules();
     use std::io::{BufRead, BufReader, Read};
-    let dir = tempfile::tempdir().unwrap();
+    let Some(dir) = browser_test("the_live_view_in_a_real_browser") else {
+        return;
+    };
     let replay = dir.path().join("live.jsonl");
     let paced = format!(
         "python3 {} 25",

@@ -50,18 +50,13 @@ impl Plan {
             || self.luck_estimator_revision == Some(ESTIMATOR_REVISION)
     }
 
-    /// The plan's estimator revision in words, for messages.
+    /// The plan's estimator revision in words, for messages: `revision 3`, or the unnumbered
+    /// ones before revisions were recorded.
     pub fn describe_revision(&self) -> String {
-        describe_revision(self.luck_estimator_revision)
-    }
-}
-
-/// An estimator revision in words: `revision 3`, or the unnumbered ones before revisions were
-/// recorded.
-pub fn describe_revision(revision: Option<u32>) -> String {
-    match revision {
-        Some(r) => format!("revision {r}"),
-        None => "an unnumbered revision (from before revisions were recorded)".into(),
+        match self.luck_estimator_revision {
+            Some(r) => format!("revision {r}"),
+            None => "an unnumbered revision (from before revisions were recorded)".into(),
+        }
     }
 }
 
