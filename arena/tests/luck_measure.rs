@@ -15,7 +15,7 @@
 //! (its own cross-fit, its own sequential fit). `LUCK_BUCKETS` and `LUCK_RIDGE` try other
 //! strength classes and ridge penalties (`LUCK_DECISION_RIDGE` for the decision terms; on the
 //! training seeds only); `LUCK_SHRINK=0` runs the sequential fit without its shrink factor
-//! (`controls::Shrink`); `LUCK_LAYOUT=additive` sums the chance terms over one side's class
+//! (`controls::Shrink`); `LUCK_CHANCE_ONLY=1` drops the decision terms; `LUCK_LAYOUT=additive` sums the chance terms over one side's class
 //! (an experiment, see `additive_layout`); `LUCK_RANDOM=1` (bot B is the random bot, drawing
 //! for itself) or `0` (bot A is) gives it decision terms from its documented policy (see
 //! `attach_documented_policy`). `offline_value_table` tries a value table learnt on other
@@ -232,7 +232,10 @@ fn luck_correction_width_and_coverage() {
         let random = std::env::var("LUCK_RANDOM")
             .ok()
             .and_then(|v| v.parse().ok());
-        let blocks = load(&Path::new(&data).join(pair), &mut tables, random);
+        let mut blocks = load(&Path::new(&data).join(pair), &mut tables, random);
+        if std::env::var("LUCK_CHANCE_ONLY").is_ok_and(|v| v == "1") {
+            blocks = chance_terms_only(blocks);
+        }
         // Every term has mean zero: the largest |t| of a term's mean over the units.
         let units: Vec<&Unit> = blocks.iter().flatten().collect();
         let n = units.len() as f64;
@@ -295,6 +298,24 @@ fn luck_correction_width_and_coverage() {
             );
         }
     }
+}
+
+/// `LUCK_CHANCE_ONLY=1`: the blocks without their decision terms (for the classic game, the
+/// arithmetic of estimator revision 1).
+fn chance_terms_only(blocks: Vec<Block>) -> Vec<Block> {
+    blocks
+        .into_iter()
+        .map(|block| {
+            block
+                .into_iter()
+                .map(|u| Unit {
+                    z: u.z[..u.z.len() - u.decisions].to_vec(),
+                    decisions: 0,
+                    ..u
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// The ceiling of any chance-only correction for a pair: the same decks played twice with the

@@ -61,20 +61,30 @@ impl Tables {
     }
 }
 
-/// Every finished hand of a two-seat replay with its chance terms: the classic game's lazy-deal
-/// luck ([`super::luck`], one term), or the deal terms of Closest to 555 (with its swap draws,
-/// [`super::luck_closest`]) and of Lallan Kallan (every deal and redeal,
+/// Every finished hand of a two-seat replay with its terms: the chance terms (the classic
+/// game's lazy-deal luck, [`super::luck`], one term; the deal terms of Closest to 555, with its
+/// swap draws, [`super::luck_closest`]; of Lallan Kallan, every deal and redeal,
 /// [`super::luck_lallan`]) followed by the decision terms of mixed answers
 /// ([`super::luck_mix`]). Tables of more than two seats are [`LuckError::Unsupported`].
 pub fn hand_terms(records: &[Record], tables: &mut Tables) -> Result<Vec<HandControls>, LuckError> {
     let Some(Record::Header(header)) = records.first() else {
         return Err(LuckError::NoHeader);
     };
-    let order = header.settings.sequence_order;
-    match header.settings.variant {
+    let (variant, order) = (header.settings.variant, header.settings.sequence_order);
+    if tables
+        .deal
+        .as_ref()
+        .is_none_or(|(v, o, _)| (*v, *o) != (variant, order))
+    {
+        let buckets = tables.buckets.unwrap_or(super::deal_table::BUCKETS);
+        let table = DealTable::for_variant(variant, order, buckets);
+        tables.deal = Some((variant, order, table));
+    }
+    let (_, _, table) = tables.deal.as_ref().expect("just built");
+    let mut hands = match variant {
         Variant::Classic => {
             let equity = tables.equity.get_or_insert_with(|| Equity::classic(order));
-            Ok(hand_luck(records, equity)?
+            hand_luck(records, equity)?
                 .into_iter()
                 .map(|h| HandControls {
                     hand: h.hand,
@@ -82,42 +92,27 @@ pub fn hand_terms(records: &[Record], tables: &mut Tables) -> Result<Vec<HandCon
                     z: [vec![h.luck[0]], vec![h.luck[1]]],
                     decisions: 0,
                 })
-                .collect())
+                .collect()
         }
-        variant @ (Variant::Closest555 | Variant::LallanKallan) => {
-            if tables
-                .deal
-                .as_ref()
-                .is_none_or(|(v, o, _)| (*v, *o) != (variant, order))
-            {
-                let buckets = tables.buckets.unwrap_or(super::deal_table::BUCKETS);
-                let table = DealTable::for_variant(variant, order, buckets);
-                tables.deal = Some((variant, order, table));
-            }
-            let (_, _, table) = tables.deal.as_ref().expect("just built");
-            let mut hands = if variant == Variant::Closest555 {
-                super::luck_closest::hand_controls(records, table)?
-            } else {
-                super::luck_lallan::hand_controls(records, table)?
-            };
-            // The decision terms of mixed answers after the chance terms (zeros when no
-            // bot mixed, so that every block of a game has the same terms).
-            let decisions = if has_mixes(records) {
-                decision_terms(records, table)?
-            } else {
-                Default::default()
-            };
-            let none = [0.0; DECISION_FEATURES];
-            for h in &mut hands {
-                let d = decisions.get(&h.hand);
-                for (s, z) in h.z.iter_mut().enumerate() {
-                    z.extend_from_slice(d.map_or(&none[..], |d| &d[s]));
-                }
-                h.decisions = DECISION_FEATURES;
-            }
-            Ok(hands)
+        Variant::Closest555 => super::luck_closest::hand_controls(records, table)?,
+        Variant::LallanKallan => super::luck_lallan::hand_controls(records, table)?,
+    };
+    // The decision terms of mixed answers after the chance terms (zeros when no bot mixed, so
+    // that every block of a game has the same terms).
+    let decisions = if has_mixes(records) {
+        decision_terms(records, table)?
+    } else {
+        Default::default()
+    };
+    let none = [0.0; DECISION_FEATURES];
+    for h in &mut hands {
+        let d = decisions.get(&h.hand);
+        for (s, z) in h.z.iter_mut().enumerate() {
+            z.extend_from_slice(d.map_or(&none[..], |d| &d[s]));
         }
+        h.decisions = DECISION_FEATURES;
     }
+    Ok(hands)
 }
 
 /// Whether any action of the replay was drawn from a mixed answer.
@@ -186,7 +181,10 @@ pub fn block_units(
 /// 1. Closest to 555 and Lallan Kallan: deal cells of 8 strength classes, Closest to 555's
 ///    swap terms, 14 decision terms of mixed answers; ridge 1000 / 300; a fit from the fifth
 ///    block on, scaled by the shrink factor. The classic game: each seat's equity luck.
-pub const ESTIMATOR_REVISION: u32 = 1;
+/// 2. As 1, and the classic game has the 14 decision terms too (its strength classes: 8 equal
+///    parts of the 22,100 hands). A classic replay without mixed answers is corrected exactly
+///    as by revision 1 (its decision terms are zeros); one with them is not.
+pub const ESTIMATOR_REVISION: u32 = 2;
 
 /// Fewest blocks before [`sequential`] corrects anything (below, `θ = 0`: the plain payoff).
 pub const SEQUENTIAL_MIN_BLOCKS: usize = 4;
@@ -762,17 +760,72 @@ mod tests {
         assert!(widths[2] < widths[0], "{widths:?}");
     }
 
+    /// Revision 2 gave the classic game decision terms; a classic replay without mixed answers
+    /// gets 14 zeros after its one chance term, and every corrected total is what the chance
+    /// term alone gives (revision 1's arithmetic).
+    #[test]
+    fn classic_replays_without_mixes_are_corrected_as_before_decision_terms() {
+        use crate::standings::luck::tests::play_with;
+        let settings = rules::Settings::new(Variant::Classic);
+        let mut tables = Tables::default();
+        let blocks: Vec<Block> = (0..12)
+            .map(|b| {
+                let records = play_with(settings, b, 16, &mut |c| {
+                    f64::from(c.iter().map(|c| c.index() as u32).sum::<u32>()) / 153.0
+                });
+                block_units(&[(&records, (b % 2) as usize)], &mut tables).expect("terms")
+            })
+            .collect();
+        let chance_only: Vec<Block> = blocks
+            .iter()
+            .map(|block| {
+                block
+                    .iter()
+                    .map(|u| {
+                        assert_eq!(
+                            (u.z.len(), u.decisions),
+                            (1 + DECISION_FEATURES, DECISION_FEATURES)
+                        );
+                        assert!(u.z[1..].iter().all(|&z| z == 0.0));
+                        Unit {
+                            z: u.z[..1].to_vec(),
+                            decisions: 0,
+                            ..u.clone()
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut corrected = 0;
+        for (with, without) in [
+            (sequential(&blocks), sequential(&chance_only)),
+            (cross_fitted(&blocks), cross_fitted(&chance_only)),
+        ] {
+            for (a, b) in with.iter().zip(&without) {
+                assert!((a.chips - b.chips).abs() < 1e-9, "{a:?} vs {b:?}");
+                assert_eq!(a.hands, b.hands);
+            }
+            let plain: Vec<f64> = blocks.iter().map(|b| b.iter().map(|u| u.y).sum()).collect();
+            corrected += with
+                .iter()
+                .zip(&plain)
+                .filter(|(a, p)| (a.chips - **p).abs() > 1e-6)
+                .count();
+        }
+        assert!(corrected > 0, "the chance term corrects some block");
+    }
+
     /// The fingerprint of the luck-corrected arithmetic for each [`ESTIMATOR_REVISION`]: a
     /// hash of every term, payoff and corrected block total of a fixed set of replays. Old
     /// revisions stay listed (an arena of that revision computed that fingerprint).
-    const REVISION_FINGERPRINTS: &[(u32, &str)] = &[(1, "1b6a81a68203c45a")];
+    const REVISION_FINGERPRINTS: &[(u32, &str)] =
+        &[(1, "1b6a81a68203c45a"), (2, "69e057f0aeb416fe")];
 
-    /// Replays of the three games, made by card-driven stochastic policies (Closest to 555's
-    /// and Lallan Kallan's with mixed answers): every term, its units' payoffs, and the
+    /// Replays of the three games, made by card-driven stochastic policies with mixed answers
+    /// (revision 1's classic replays had none: [`play_with`]'s): every term, its units' payoffs, and the
     /// sequential fit's corrected totals with and without the shrink, as text; and for each
     /// game and fit, whether it changed some block's total (so the text covers the fit).
     fn arithmetic_of_fixed_replays() -> (String, Vec<bool>) {
-        use crate::standings::luck::tests::play_with;
         use crate::standings::luck_mix::tests::play_mixing;
         use std::fmt::Write;
         let mut text = String::new();
@@ -781,14 +834,7 @@ mod tests {
         for variant in [Variant::Classic, Variant::Closest555, Variant::LallanKallan] {
             let blocks: Vec<Block> = (0..12)
                 .map(|b| {
-                    let records = if variant == Variant::Classic {
-                        let settings = rules::Settings::new(variant);
-                        play_with(settings, b, 16, &mut |c| {
-                            f64::from(c.iter().map(|c| c.index() as u32).sum::<u32>()) / 153.0
-                        })
-                    } else {
-                        play_mixing(variant, b, 16)
-                    };
+                    let records = play_mixing(variant, b, 16);
                     block_units(&[(&records, (b % 2) as usize)], &mut tables).expect("terms")
                 })
                 .collect();

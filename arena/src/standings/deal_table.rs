@@ -9,6 +9,9 @@
 //! * **Lallan Kallan** looks at ranks, suits and colours, so a hand is one of the C(52,3) =
 //!   22,100 sets of cards. Its dead hands (one colour) are their own class, class 0, below every
 //!   live hand; the live hands are cut into the other classes.
+//! * **The classic game**: the same 22,100 sets of cards, every one in the classes. Its chance
+//!   terms are the lazy deal's ([`super::luck`]); the table serves its decision terms' strength
+//!   classes and showdown shares ([`super::luck_mix`]).
 //!
 //! The classes are parts of (nearly) equal probability, cut on the hand values; ties of values
 //! never straddle two classes, so the parts are only as equal as the ties allow.
@@ -129,8 +132,9 @@ fn cell_index(buckets: usize, own: usize, other: usize, own_key: u32, other_key:
 /// Every set of three cards.
 const LALLAN_HANDS: usize = 22_100;
 
-/// Lallan Kallan's hands with what counting their opponents needs.
-struct LallanCounter {
+/// The 22,100 hands of a game that looks at whole cards (Lallan Kallan, classic) with what
+/// counting their opponents needs.
+struct CardCounter {
     buckets: usize,
     /// Card indices of each hand, by [`combination`].
     sets: Vec<[usize; 3]>,
@@ -142,9 +146,15 @@ struct LallanCounter {
     with_card: Vec<Vec<Vec<u32>>>,
 }
 
-impl LallanCounter {
-    fn new(order: SequenceOrder, buckets: usize) -> LallanCounter {
-        assert!(buckets >= 2, "a dead class and at least one live class");
+impl CardCounter {
+    /// Lallan Kallan's dead hands are class 0, its live ones classes `1..buckets`; the classic
+    /// game's hands are all in classes `0..buckets`.
+    fn new(variant: Variant, order: SequenceOrder, buckets: usize) -> CardCounter {
+        let lallan = variant == Variant::LallanKallan;
+        assert!(
+            buckets >= 1 + usize::from(lallan),
+            "a dead class and at least one live class"
+        );
         let mut sets = vec![[0usize; 3]; LALLAN_HANDS];
         let mut key = vec![0u32; LALLAN_HANDS];
         for c in 0..52 {
@@ -153,17 +163,18 @@ impl LallanCounter {
                     let i = combination([a, b, c]);
                     sets[i] = [a, b, c];
                     let cards = [a, b, c].map(Card::from_index);
-                    key[i] = hand_value(Variant::LallanKallan, order, &cards).key();
+                    key[i] = hand_value(variant, order, &cards).key();
                 }
             }
         }
-        let dead = |cards: &[usize; 3]| rules::eval::is_dead(&cards.map(Card::from_index));
+        let dead =
+            |cards: &[usize; 3]| lallan && rules::eval::is_dead(&cards.map(Card::from_index));
         let live_classes = classes_of_keys(
             (0..LALLAN_HANDS)
                 .filter(|&i| !dead(&sets[i]))
                 .map(|i| (key[i], 1)),
-            buckets - 1,
-            1,
+            buckets - usize::from(lallan),
+            usize::from(lallan),
         );
         let class: Vec<usize> = (0..LALLAN_HANDS)
             .map(|i| {
@@ -185,7 +196,7 @@ impl LallanCounter {
         for keys in all.iter_mut().chain(with_card.iter_mut().flatten()) {
             keys.sort_unstable();
         }
-        LallanCounter {
+        CardCounter {
             buckets,
             sets,
             key,
@@ -243,11 +254,13 @@ impl DealTable {
         DealTable::with_buckets(order, BUCKETS)
     }
 
-    /// The table of a game the terms support (Closest to 555 or Lallan Kallan).
+    /// The table of a game.
     pub fn for_variant(variant: Variant, order: SequenceOrder, buckets: usize) -> DealTable {
         match variant {
-            Variant::LallanKallan => DealTable::lallan_kallan(order, buckets),
-            _ => DealTable::with_buckets(order, buckets),
+            Variant::LallanKallan | Variant::Classic => {
+                DealTable::of_cards(variant, order, buckets)
+            }
+            Variant::Closest555 => DealTable::with_buckets(order, buckets),
         }
     }
 
@@ -314,7 +327,12 @@ impl DealTable {
 
     /// Lallan Kallan's table: class 0 the dead hands, classes `1..buckets` the live ones.
     pub fn lallan_kallan(order: SequenceOrder, buckets: usize) -> DealTable {
-        let counter = LallanCounter::new(order, buckets);
+        DealTable::of_cards(Variant::LallanKallan, order, buckets)
+    }
+
+    /// The table of a game that looks at whole cards ([`CardCounter::new`]).
+    fn of_cards(variant: Variant, order: SequenceOrder, buckets: usize) -> DealTable {
+        let counter = CardCounter::new(variant, order, buckets);
         let mut count = vec![0i64; buckets * buckets * 3];
         for i in 0..LALLAN_HANDS {
             let row = counter.class[i] * buckets * 3;
@@ -539,7 +557,7 @@ mod tests {
     fn lallan_kallan_opponents_are_counted_exactly() {
         // The inclusion-exclusion against plain counting over every disjoint hand, for a
         // spread of seat hands (dead, live, tied keys, shared ranks).
-        let counter = LallanCounter::new(SequenceOrder::A23High, BUCKETS);
+        let counter = CardCounter::new(Variant::LallanKallan, SequenceOrder::A23High, BUCKETS);
         for i in (0..LALLAN_HANDS).step_by(997).chain([0, LALLAN_HANDS - 1]) {
             let used: u64 = counter.sets[i].iter().map(|&c| 1u64 << c).sum();
             let mut want = vec![0i64; BUCKETS * 3];
@@ -552,5 +570,36 @@ mod tests {
             assert_eq!(want.iter().sum::<i64>(), 18_424);
             assert_eq!(counter.opponents(i), want, "hand {:?}", counter.sets[i]);
         }
+    }
+
+    #[test]
+    fn the_classic_table_cuts_every_hand_into_equal_classes() {
+        for order in [SequenceOrder::A23High, SequenceOrder::AkqHigh] {
+            let t = DealTable::for_variant(Variant::Classic, order, BUCKETS);
+            assert_a_symmetric_distribution(&t);
+            // No dead class: eight parts of about an eighth (ties of values keep them apart
+            // from exactly 1/8; the high cards' keys are fine-grained, the trails' coarse).
+            for i in 0..BUCKETS {
+                let m = t.marginal(i);
+                assert!(m > 0.09 && m < 0.16, "{order:?} class {i}: {m}");
+            }
+            for hand in ["Kh Kd 5c", "2h 3d 9s", "Ah Kh Qh", "As Ad Ac", "5h 3d 2c"] {
+                let cards = h(hand);
+                let want = hand_value(Variant::Classic, order, &cards).key();
+                assert_eq!(t.key(&cards), want, "{hand}");
+            }
+            // RULES.md: a trail is the best hand, 2-3-5 of mixed suits the worst; a
+            // colour (one suit) is strong, not dead as in Lallan Kallan.
+            assert_eq!(t.class(&h("As Ad Ac")), BUCKETS - 1);
+            assert_eq!(t.class(&h("5h 3d 2c")), 0);
+            assert_eq!(t.class(&h("Ah Kh 9h")), BUCKETS - 1);
+            assert!(t.key(&h("As Ad Ac")) > t.key(&h("Kh Qh Jh")));
+        }
+    }
+
+    #[test]
+    fn the_classic_cells_match_the_frequencies_of_real_deals() {
+        let t = DealTable::for_variant(Variant::Classic, SequenceOrder::A23High, BUCKETS);
+        assert_the_cells_match_real_deals(&t, 11);
     }
 }

@@ -6,23 +6,26 @@
 //! the part of a result that the mixing bot's coin flips decided; a bot that never mixes adds
 //! no term (its decisions are its own, and the arena cannot know their odds).
 //!
-//! `φ` (Closest to 555 and Lallan Kallan, two seats, from the seat's own side): the payoff if
+//! `φ` (every game, two seats, from the seat's own side): the payoff if
 //! the action ended the hand; else, with `w` the seat's showdown share if the cards were shown
 //! now minus one half (½, 0 or −½), `pot·w`, an indicator that the hand goes on, the pot,
 //! `stake·w`, `w`, and `w` again in one of [`DECISION_CLASSES`] slots, the one of the seat's own
-//! strength class (the chance terms' classes, [`DealTable`]; in Lallan Kallan class 0 is the
+//! strength class (the deal tables' classes, [`DealTable`]; in Lallan Kallan class 0 is the
 //! dead hands, which never bet, so its slot stays empty). The last eight let the value of going on depend
 //! on the hand: a bot that mixes between stopping and betting on, and then bets on with its
 //! good hands to the turn cap, puts hundreds of chips on that coin flip with some hands and a
 //! few with others. Fourteen numbers, chosen on training seeds (BENCHMARKS.md, section 6):
 //! few enough for the fit to learn on the tens of blocks a tournament has (192 more did much
-//! worse over 20).
+//! worse over 20). The classic game got the same fourteen, carried over unchanged before any
+//! of its replays was read; its cards are all dealt at the start (the lazy deal of its chance
+//! terms is a way of reading the same deal), and the arena's draw of an action is independent
+//! of them, so `w` may look at a seat's cards before anyone has seen them.
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
 use protocol::MixEntry;
-use rules::{Hand, Variant};
+use rules::Hand;
 
 use super::deal_table::DealTable;
 use super::luck::{EventFields, LuckError, two_seats_of};
@@ -55,7 +58,7 @@ fn features(hand: &Hand, seat: usize, table: &DealTable) -> [f64; DECISION_FEATU
 }
 
 /// Each finished hand's decision terms, `[seat 0's, seat 1's]`, by hand index, for a two-seat
-/// Closest to 555 or Lallan Kallan replay (all zero in a hand without a mixed answer). The hands are played
+/// replay of any game (all zero in a hand without a mixed answer). The hands are played
 /// again from the header's seed and the recorded actions, so that every action a mix offered
 /// can be tried.
 pub fn decision_terms(
@@ -66,9 +69,6 @@ pub fn decision_terms(
         return Err(LuckError::NoHeader);
     };
     let variant = header.settings.variant;
-    if variant == Variant::Classic {
-        return Err(LuckError::Unsupported(variant.to_string()));
-    }
     let settings = two_seats_of(records, variant)?;
     let mut out = BTreeMap::new();
     let mut current: Option<(u64, Hand, [Vec<f64>; 2])> = None;
@@ -160,7 +160,7 @@ pub(crate) mod tests {
     use crate::standings::luck::tests::{event_record, header_record};
     use rand_chacha::ChaCha8Rng;
     use rand_core::{RngCore, SeedableRng};
-    use rules::{Action, Settings, hand_value};
+    use rules::{Action, Settings, Variant, hand_value};
 
     /// Plays `hands` hands of `variant` in which seat 0 answers every decision with a mix
     /// whose odds depend on its cards (pack more with a bad hand, show more with a good one),
@@ -247,6 +247,16 @@ pub(crate) mod tests {
             r[0] > 0.05,
             "correlation of the payoff term with the payoff: {}",
             r[0]
+        );
+    }
+
+    #[test]
+    fn classic_decision_terms_have_mean_zero_and_explain_the_mixing_seats_luck() {
+        let r = check_decision_terms(Variant::Classic, 23);
+        let best = r.iter().fold(0.0f64, |m, r| m.max(r.abs()));
+        assert!(
+            best > 0.05,
+            "correlations of the terms with the payoff: {r:?}"
         );
     }
 
@@ -413,7 +423,7 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn a_replay_without_mixes_has_zero_terms_and_other_games_are_refused() {
+    fn a_replay_without_mixes_has_zero_terms_and_larger_tables_are_refused() {
         let mut records = play_mixing(Variant::Closest555, 9, 50);
         for r in &mut records {
             if let Record::Action { mix, .. } = r {
@@ -427,9 +437,13 @@ pub(crate) mod tests {
                 .values()
                 .all(|t| t.iter().flatten().all(|&v| v == 0.0))
         );
-        let classic = vec![header_record(Settings::new(Variant::Classic))];
+        let mut six_seats = header_record(Settings::new(Variant::Closest555));
+        if let Record::Header(h) = &mut six_seats {
+            let bot = h.bots[0].clone();
+            h.bots.resize(6, bot);
+        }
         assert!(matches!(
-            decision_terms(&classic, &table),
+            decision_terms(&[six_seats], &table),
             Err(LuckError::Unsupported(_))
         ));
     }
