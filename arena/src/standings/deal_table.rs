@@ -130,7 +130,7 @@ fn cell_index(buckets: usize, own: usize, other: usize, own_key: u32, other_key:
 }
 
 /// Every set of three cards.
-const LALLAN_HANDS: usize = 22_100;
+const CARD_SETS: usize = 22_100;
 
 /// The 22,100 hands of a game that looks at whole cards (Lallan Kallan, classic) with what
 /// counting their opponents needs.
@@ -152,11 +152,11 @@ impl CardCounter {
     fn new(variant: Variant, order: SequenceOrder, buckets: usize) -> CardCounter {
         let lallan = variant == Variant::LallanKallan;
         assert!(
-            buckets >= 1 + usize::from(lallan),
-            "a dead class and at least one live class"
+            buckets > usize::from(lallan),
+            "a class of live hands at least (and Lallan Kallan's dead one)"
         );
-        let mut sets = vec![[0usize; 3]; LALLAN_HANDS];
-        let mut key = vec![0u32; LALLAN_HANDS];
+        let mut sets = vec![[0usize; 3]; CARD_SETS];
+        let mut key = vec![0u32; CARD_SETS];
         for c in 0..52 {
             for b in 0..c {
                 for a in 0..b {
@@ -170,13 +170,13 @@ impl CardCounter {
         let dead =
             |cards: &[usize; 3]| lallan && rules::eval::is_dead(&cards.map(Card::from_index));
         let live_classes = classes_of_keys(
-            (0..LALLAN_HANDS)
+            (0..CARD_SETS)
                 .filter(|&i| !dead(&sets[i]))
                 .map(|i| (key[i], 1)),
             buckets - usize::from(lallan),
             usize::from(lallan),
         );
-        let class: Vec<usize> = (0..LALLAN_HANDS)
+        let class: Vec<usize> = (0..CARD_SETS)
             .map(|i| {
                 if dead(&sets[i]) {
                     0
@@ -187,7 +187,7 @@ impl CardCounter {
             .collect();
         let mut all: Vec<Vec<u32>> = vec![Vec::new(); buckets];
         let mut with_card: Vec<Vec<Vec<u32>>> = vec![vec![Vec::new(); buckets]; 52];
-        for i in 0..LALLAN_HANDS {
+        for i in 0..CARD_SETS {
             all[class[i]].push(key[i]);
             for card in sets[i] {
                 with_card[card][class[i]].push(key[i]);
@@ -334,7 +334,7 @@ impl DealTable {
     fn of_cards(variant: Variant, order: SequenceOrder, buckets: usize) -> DealTable {
         let counter = CardCounter::new(variant, order, buckets);
         let mut count = vec![0i64; buckets * buckets * 3];
-        for i in 0..LALLAN_HANDS {
+        for i in 0..CARD_SETS {
             let row = counter.class[i] * buckets * 3;
             for (n, m) in count[row..row + buckets * 3]
                 .iter_mut()
@@ -343,7 +343,7 @@ impl DealTable {
                 *n += m;
             }
         }
-        let pairs = LALLAN_HANDS as i64 * 18_424;
+        let pairs = CARD_SETS as i64 * 18_424;
         debug_assert_eq!(count.iter().sum::<i64>(), pairs);
         let cell = count.iter().map(|&n| n as f64 / pairs as f64).collect();
         DealTable {
@@ -558,10 +558,10 @@ mod tests {
         // The inclusion-exclusion against plain counting over every disjoint hand, for a
         // spread of seat hands (dead, live, tied keys, shared ranks).
         let counter = CardCounter::new(Variant::LallanKallan, SequenceOrder::A23High, BUCKETS);
-        for i in (0..LALLAN_HANDS).step_by(997).chain([0, LALLAN_HANDS - 1]) {
+        for i in (0..CARD_SETS).step_by(997).chain([0, CARD_SETS - 1]) {
             let used: u64 = counter.sets[i].iter().map(|&c| 1u64 << c).sum();
             let mut want = vec![0i64; BUCKETS * 3];
-            for j in 0..LALLAN_HANDS {
+            for j in 0..CARD_SETS {
                 if counter.sets[j].iter().any(|&c| used & (1 << c) != 0) {
                     continue;
                 }
