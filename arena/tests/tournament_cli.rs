@@ -1017,6 +1017,24 @@ fn a_luck_corrected_sprt_of_lallan_kallan_reads_its_deals_and_mixes() {
     assert!(replays.contains("\"event\":\"dead\""), "no dead hand");
 }
 
+#[test]
+fn a_luck_corrected_sprt_of_the_classic_game_reads_the_mixes_too() {
+    let (_dir, out) = luck_corrected_sprt_with_mixes("classic");
+    // Since estimator revision 2 the classic game has decision terms: the random bot's mixes
+    // give its hands nonzero ones (they were all zeros, or absent, before).
+    let records = arena::replay::read(&out.join("replays").join("match-000000.jsonl")).unwrap();
+    let mut tables = arena::standings::controls::Tables::default();
+    let hands = arena::standings::controls::hand_terms(&records, &mut tables).unwrap();
+    let decisions = hands[0].decisions;
+    assert!(decisions > 0);
+    assert!(
+        hands
+            .iter()
+            .any(|h| h.z[0][h.z[0].len() - decisions..].iter().any(|&z| z != 0.0)),
+        "no decision term in the classic replay"
+    );
+}
+
 /// An SPRT of the Python strength bot against the Python random bot in `game`.
 /// The random bot answers with mixes (PROTOCOL.md, "Mixed answers"): its replays carry them,
 /// and the SPRT's observations add the decision terms read from them. Every block is scored
