@@ -15,7 +15,8 @@
 //! (its own cross-fit, its own sequential fit). `LUCK_BUCKETS` and `LUCK_RIDGE` try other
 //! strength classes and ridge penalties (`LUCK_DECISION_RIDGE` for the decision terms; on the
 //! training seeds only); `LUCK_SHRINK=0` runs the sequential fit without its shrink factor
-//! (`controls::Shrink`); `LUCK_CHANCE_ONLY=1` drops the decision terms; `LUCK_LAYOUT=additive` sums the chance terms over one side's class
+//! (`controls::Shrink`); `LUCK_CHANCE_ONLY=1` drops the decision terms; `LUCK_FIRST_FIT_UNITS=N` starts the
+//! sequential fit once N units have been seen (`SequentialFit::first_fit_after_units`); `LUCK_LAYOUT=additive` sums the chance terms over one side's class
 //! (an experiment, see `additive_layout`); `LUCK_RANDOM=1` (bot B is the random bot, drawing
 //! for itself) or `0` (bot A is) gives it decision terms from its documented policy (see
 //! `attach_documented_policy`). `offline_value_table` tries a value table learnt on other
@@ -190,6 +191,12 @@ fn seq_fit(blocks: &[Block], ridge: Ridge) -> Vec<BlockSample> {
     } else {
         SequentialFit::new(ridge)
     };
+    if let Some(units) = std::env::var("LUCK_FIRST_FIT_UNITS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        fit = fit.first_fit_after_units(units);
+    }
     blocks.iter().map(|b| fit.next(b)).collect()
 }
 

@@ -473,6 +473,9 @@ pub struct SequentialFit {
     ridge: Ridge,
     /// Whether corrections are scaled by [`Shrink`] (off only to measure what it does).
     shrinks: bool,
+    /// `Some(n)`: the first fit once the blocks before hold `n` units (deals); `None`: once
+    /// there are [`SEQUENTIAL_MIN_BLOCKS`] of them, whatever their size.
+    first_fit_units: Option<usize>,
     blocks: usize,
     moments: Option<Moments>,
     shrink: Shrink,
@@ -483,6 +486,7 @@ impl SequentialFit {
         SequentialFit {
             ridge,
             shrinks: true,
+            first_fit_units: None,
             blocks: 0,
             moments: None,
             shrink: Shrink::default(),
@@ -497,11 +501,23 @@ impl SequentialFit {
         }
     }
 
+    /// The first fit once the blocks before hold `units` units (deals), at least one block.
+    pub fn first_fit_after_units(self, units: usize) -> SequentialFit {
+        SequentialFit {
+            first_fit_units: Some(units),
+            ..self
+        }
+    }
+
     /// The next block's corrected total (with `θ` and the shrink factor from the blocks before
     /// it); then the block joins the fit.
     pub fn next(&mut self, block: &Block) -> BlockSample {
+        let ready = match self.first_fit_units {
+            Some(units) => self.moments.as_ref().is_some_and(|m| m.n >= units as f64),
+            None => self.blocks >= SEQUENTIAL_MIN_BLOCKS,
+        };
         let theta = match &self.moments {
-            Some(m) if self.blocks >= SEQUENTIAL_MIN_BLOCKS => m.fit(self.ridge),
+            Some(m) if ready => m.fit(self.ridge),
             _ => None,
         };
         let factor = if self.shrinks {

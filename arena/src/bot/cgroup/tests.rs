@@ -280,8 +280,11 @@ fn cgroup_reap_stale_removes_dead_arenas() {
     );
     drop(fds);
     let bot = parents[0].join("bot-0");
+    // Any arena that starts meanwhile (other tests run them in parallel) reaps these cgroups
+    // too, as its own start-up does: then they are gone before this test looks, and what is
+    // checked below must hold all the same (only the orphan's pid is unknown).
     assert!(
-        wait_until(5, || procs(&bot).len() == 2),
+        wait_until(5, || procs(&bot).len() == 2 || !bot.exists()),
         "{:?}",
         procs(&bot)
     );
