@@ -16,7 +16,7 @@
 //! strength classes and ridge penalties (`LUCK_DECISION_RIDGE` for the decision terms; on the
 //! training seeds only); `LUCK_SHRINK=0` runs the sequential fit without its shrink factor
 //! (`controls::Shrink`); `LUCK_CHANCE_ONLY=1` drops the decision terms; `LUCK_FIRST_FIT_UNITS=N` starts the
-//! sequential fit once N units have been seen (`SequentialFit::first_fit_after_units`); `LUCK_LAYOUT=additive` sums the chance terms over one side's class
+//! sequential fit once N units have been seen (`FirstFit::Units`; unset, the fit waits for 4 blocks); `LUCK_LAYOUT=additive` sums the chance terms over one side's class
 //! (an experiment, see `additive_layout`); `LUCK_RANDOM=1` (bot B is the random bot, drawing
 //! for itself) or `0` (bot A is) gives it decision terms from its documented policy (see
 //! `attach_documented_policy`). `offline_value_table` tries a value table learnt on other
@@ -27,7 +27,8 @@ use std::path::Path;
 
 use arena::replay::Record;
 use arena::standings::controls::{
-    Block, RIDGE, Ridge, SequentialFit, Tables, Unit, block_units, corrected, cross_fitted_with,
+    Block, FirstFit, RIDGE, Ridge, SequentialFit, Tables, Unit, block_units, corrected,
+    cross_fitted_with,
 };
 use arena::standings::stats::{BlockEstimate, BlockSample, block_estimate};
 use protocol::MixEntry;
@@ -195,7 +196,7 @@ fn seq_fit(blocks: &[Block], ridge: Ridge) -> Vec<BlockSample> {
         .ok()
         .and_then(|v| v.parse().ok())
     {
-        fit = fit.first_fit_after_units(units);
+        fit = fit.first_fit(FirstFit::Units(units));
     }
     blocks.iter().map(|b| fit.next(b)).collect()
 }

@@ -301,7 +301,8 @@ pub struct BlockScorer {
     luck: Option<(
         std::path::PathBuf,
         super::controls::Tables,
-        super::controls::SequentialFit,
+        // Made at the first block read, whose replays say the game (`SequentialFit::for_game`).
+        Option<super::controls::SequentialFit>,
     )>,
     /// Blocks scored plain although the estimator is luck-corrected (a replay missing or
     /// unreadable): still unbiased, only not narrowed.
@@ -311,11 +312,9 @@ pub struct BlockScorer {
 impl BlockScorer {
     pub fn new(estimator: SprtEstimator, candidate: &str, dir: Option<&std::path::Path>) -> Self {
         let luck = match (estimator, dir) {
-            (SprtEstimator::LuckCorrected, Some(dir)) => Some((
-                dir.to_path_buf(),
-                super::controls::Tables::default(),
-                super::controls::SequentialFit::new(super::controls::RIDGE),
-            )),
+            (SprtEstimator::LuckCorrected, Some(dir)) => {
+                Some((dir.to_path_buf(), super::controls::Tables::default(), None))
+            }
             _ => None,
         };
         BlockScorer {
@@ -335,7 +334,10 @@ impl BlockScorer {
             return block_score(a, b, &self.candidate);
         };
         match luck_block(dir, tables, [a, b], &self.candidate) {
-            Ok(block) => {
+            Ok((block, variant)) => {
+                let fit = fit.get_or_insert_with(|| {
+                    super::controls::SequentialFit::for_game(variant, super::controls::RIDGE)
+                });
                 let s = fit.next(&block);
                 if s.hands == 0 {
                     0.0
@@ -356,13 +358,13 @@ impl BlockScorer {
     }
 }
 
-/// The candidate's units of one block, from the two matches' replays.
+/// The candidate's units of one block, from the two matches' replays, and the game.
 fn luck_block(
     dir: &std::path::Path,
     tables: &mut super::controls::Tables,
     matches: [&crate::tournament::MatchRecord; 2],
     candidate: &str,
-) -> anyhow::Result<super::controls::Block> {
+) -> anyhow::Result<(super::controls::Block, rules::Variant)> {
     let mut replays = Vec::new();
     for m in matches {
         let seat = m
@@ -388,7 +390,11 @@ fn luck_block(
     if hands != expected {
         anyhow::bail!("the replays hold {hands} hands, the results {expected}");
     }
-    Ok(block)
+    // `block_units` refuses replays without a header.
+    let Some(crate::replay::Record::Header(header)) = replays[0].0.first() else {
+        anyhow::bail!("a replay without its header");
+    };
+    Ok((block, header.settings.variant))
 }
 
 /// The candidate's chips per hand over one duplicate block (both seat orders).
