@@ -1,4 +1,4 @@
-//! Luck-corrected chips per hand: a control variate on the luck of the cards (AIVAT-style,
+//! The classic game's chance term: a control variate on the luck of the cards (AIVAT-style,
 //! chance corrections only), unbiased for any bots, stochastic ones included.
 //!
 //! # The idea
@@ -7,7 +7,8 @@
 //! every chance event, `v(after) − E_chance[v(after)]` for a fixed value function `v`. Each term
 //! has expectation zero whatever the players do, because the chance outcome is drawn from a known
 //! distribution given everything that happened before it. Terms at the *players'* decisions
-//! need their policies, which the arena does not know, so only chance terms are used here.
+//! need their policies, which the arena knows only where a bot answered with a mix: those are
+//! [`super::luck_mix`]'s, added after this module's chance term ([`super::controls`]).
 //!
 //! In Teen Patti every card is dealt before the first action, so a correction that is a function
 //! of the deal alone cancels *exactly* inside a two-seat duplicate block (each bot holds both
