@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 'use strict';
 // A slightly smarter example than bot.js. It sorts its hand into weak / good / great:
-//   great: bet the maximum; good: bet the minimum;
+//   great: bet the maximum; good: bet the minimum, or now and then (one time in four) twice
+//          the minimum, as a mixed answer (the arena draws which; see tp.mix);
 //   weak:  bet the minimum while it is cheap, pack once someone raised (a big bet to call).
 // In closest-555 it swaps the card whose replacement gives the best average distance, and it
 // accepts a sideshow with a good hand. Plenty of room to improve: it ignores the pot odds,
@@ -101,7 +102,14 @@ function decide(request, state) {
          `min bet ${tp.minBet(request)} into ${request.pot}`);
   if (strength === 2) return tp.bet(request, tp.maxBet(request));
   if (strength === 0 && bigBet) return { action: 'pack' };
-  return tp.bet(request, tp.minBet(request));
+  const call = tp.bet(request, tp.minBet(request));
+  const raise = tp.bet(request, 2 * tp.minBet(request));
+  if (strength === 1 && raise.amount !== call.amount) {
+    // A coin flip of the strategy: answered as a mix, the arena draws it and knows the odds,
+    // so a tournament's estimate can take the luck of this draw out of the result.
+    return tp.mix([[call, 0.75], [raise, 0.25]]);
+  }
+  return call;
 }
 
 tp.run(decide, { name: 'js-example', version: '1.0' });

@@ -77,8 +77,43 @@ function safeAnswer(request) {
   return { action: first ? first.action : 'pack' };
 }
 
-/** Whether `answer` ({action, amount?, card?}) is allowed by the request's legal set. */
+/**
+ * A mixed answer (PROTOCOL.md, "Mixed answers"): `weighted` is a list of [answer, p] pairs,
+ * e.g. mix([[{ action: 'pack' }, 0.25], [tp.bet(request, 4), 0.75]]), the p adding up to 1.
+ * The arena draws the action it plays (and tells you in the event that follows), so it knows
+ * your strategy exactly: an estimate can then take the luck of your coin flips out of the
+ * result (BENCHMARKS.md, section 6), and nobody, you included, can predict the draw.
+ */
+function mix(weighted) {
+  return { mix: weighted.map(([answer, p]) => ({ ...answer, p })) };
+}
+
+/** The key that tells two answers apart: the action and its amount or card. */
+function answerKey(answer) {
+  return JSON.stringify([answer.action, answer.amount, answer.card]);
+}
+
+/**
+ * Whether `answer` ({action, amount?, card?}, or a mix) is allowed by the request's legal set.
+ * A mix is allowed when every entry is, no action is in it twice, and the probabilities (each
+ * from 0 to 1) add up to 1.
+ */
 function isLegal(request, answer) {
+  if (answer && answer.mix !== undefined) {
+    const entries = answer.mix;
+    if (answer.action !== undefined || !Array.isArray(entries)) return false;
+    if (entries.length === 0 || entries.length > 1024) return false;
+    const seen = new Set();
+    let total = 0;
+    for (const e of entries) {
+      if (!e || typeof e.p !== 'number' || !(e.p >= 0 && e.p <= 1)) return false;
+      const { p, ...plain } = e;
+      if (seen.has(answerKey(plain)) || !isLegal(request, plain)) return false;
+      seen.add(answerKey(plain));
+      total += p;
+    }
+    return Math.abs(total - 1) <= 1e-6;
+  }
   if (!answer || typeof answer.action !== 'string') return false;
   const e = entry(request, answer.action);
   if (!e) return false;
@@ -346,5 +381,6 @@ function decideSafely(decide, request, state) {
 }
 
 module.exports = {
-  PROTOCOL_VERSION, log, entry, can, minBet, maxBet, bet, safeAnswer, isLegal, State, Player, run,
+  PROTOCOL_VERSION, log, entry, can, minBet, maxBet, bet, mix, safeAnswer, isLegal, State, Player,
+  run,
 };
