@@ -8,8 +8,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 
 /**
  * A small helper for Teen Patti arena bots in Java 17 (standard library only).
@@ -19,8 +22,9 @@ import java.util.Map;
  *   <li>reads one JSON message per line from stdin and answers {@code hello} with your name;
  *   <li>follows the events of every hand in a {@link State}: your cards, who is still in, the
  *       pot, the stake, what every seat put in, the cards revealed to you;
- *   <li>for every {@code request} calls YOUR {@link Strategy#decide} and writes its answer,
- *       with the request's id, as one line on stdout, flushed at once;
+ *   <li>for every {@code request} calls YOUR {@link Strategy#decide} and writes its answer
+ *       (one action, or a mix of actions with their probabilities: {@link Answer#mix}), with
+ *       the request's id, as one line on stdout, flushed at once;
  *   <li>if {@code decide} throws or returns an illegal answer, logs it and sends the safe
  *       answer (pack / keep / refuse) instead, so that a bug costs one hand, not the match;
  *   <li>logs fault notices to stderr, and returns at {@code match_end} or end of input.
@@ -144,9 +148,33 @@ public final class TeenPatti {
             return Answer.of(name);
         }
 
-        /** Whether {@code answer} is allowed here. */
+        /**
+         * Whether {@code answer} is allowed here. A mix is allowed when it has 1 to 1024
+         * entries, each allowed by itself, no action twice (a bet of another amount or a swap
+         * of another card is another action), and probabilities from 0 to 1 that add up to 1
+         * (within 0.000001).
+         */
         public boolean allows(Answer answer) {
-            Legal l = answer == null ? null : find(answer.action);
+            if (answer == null) {
+                return false;
+            }
+            if (answer.isMix()) {
+                List<Answer.Weighted> entries = answer.entries();
+                if (entries.isEmpty() || entries.size() > Answer.MAX_ENTRIES) {
+                    return false;
+                }
+                Set<Answer> seen = new HashSet<>();
+                double total = 0;
+                for (Answer.Weighted e : entries) {
+                    if (!(e.p() >= 0 && e.p() <= 1) || !seen.add(e.answer())
+                            || !allows(e.answer())) {
+                        return false; // (the first test is false for NaN too)
+                    }
+                    total += e.p();
+                }
+                return Math.abs(total - 1) <= 1e-6;
+            }
+            Legal l = find(answer.action);
             if (l == null) {
                 return false;
             }
@@ -161,33 +189,97 @@ public final class TeenPatti {
         }
     }
 
-    /** What decide returns: {@code Answer.of("pack")}, {@code Answer.bet(4)}, {@code Answer.swap("Kd")}. */
+    /**
+     * What decide returns: one action, {@code Answer.of("pack")}, {@code Answer.bet(4)},
+     * {@code Answer.swap("Kd")}, or a mix of several, each with its probability:
+     *
+     * <pre>
+     *   Answer.mix().add(Answer.bet(4), 0.75).add(Answer.of("pack"), 0.25)
+     * </pre>
+     *
+     * <p>The arena draws the action it plays from a mix and tells every seat in the event that
+     * follows (PROTOCOL.md, "Mixed answers"). Answers are immutable: {@code add} returns a
+     * new mix. Two answers are {@link #equals equal} when they are the same action (name, and
+     * the amount of a bet or the card of a swap), or the same mix.
+     */
     public static final class Answer {
-        public final String action;
-        public final long amount;
-        public final String card;
+        /** The most entries a mix may have. */
+        public static final int MAX_ENTRIES = 1024;
 
-        private Answer(String action, long amount, String card) {
+        /** One entry of a mix: an action and the probability of playing it. */
+        public record Weighted(Answer answer, double p) {}
+
+        public final String action; // "mix" for a mix: its actions are in entries()
+        public final long amount;   // bet
+        public final String card;   // swap
+        private final List<Weighted> entries; // null unless a mix
+
+        private Answer(String action, long amount, String card, List<Weighted> entries) {
             this.action = action;
             this.amount = amount;
             this.card = card;
+            this.entries = entries;
         }
 
         /** An answer without parameters: pack, see, show, sideshow, keep, accept, refuse. */
         public static Answer of(String action) {
-            return new Answer(action, 0, null);
+            return new Answer(action, 0, null, null);
         }
 
         public static Answer bet(long amount) {
-            return new Answer("bet", amount, null);
+            return new Answer("bet", amount, null, null);
         }
 
         public static Answer swap(String card) {
-            return new Answer("swap", 0, card);
+            return new Answer("swap", 0, card, null);
+        }
+
+        /** An empty mix; {@link #add} its actions (the probabilities must add up to 1). */
+        public static Answer mix() {
+            return new Answer("mix", 0, null, List.of());
+        }
+
+        /**
+         * This mix with one more entry: play {@code answer} (one action, not a mix) with
+         * probability {@code p}. Throws IllegalStateException if this answer is not a mix,
+         * IllegalArgumentException if {@code answer} is null or a mix; the rest (p from 0 to
+         * 1 adding up to 1, no action twice, every action legal) is checked by
+         * {@link Request#allows} before the answer is sent.
+         */
+        public Answer add(Answer answer, double p) {
+            if (!isMix()) {
+                throw new IllegalStateException("add to Answer.mix(), not to " + this);
+            }
+            if (answer == null || answer.isMix()) {
+                throw new IllegalArgumentException("a mix holds actions, not " + answer);
+            }
+            List<Weighted> more = new ArrayList<>(entries);
+            more.add(new Weighted(answer, p));
+            return new Answer(action, 0, null, List.copyOf(more));
+        }
+
+        public boolean isMix() {
+            return entries != null;
+        }
+
+        /** The entries of a mix (an unmodifiable list); empty for one action. */
+        public List<Weighted> entries() {
+            return isMix() ? entries : List.of();
         }
 
         /** The answer's fields as JSON, without braces: "action":"bet","amount":4. */
         private String fields() {
+            if (isMix()) {
+                StringBuilder out = new StringBuilder("\"mix\":[");
+                for (int i = 0; i < entries.size(); i++) {
+                    Weighted e = entries.get(i);
+                    // Double.toString: the shortest digits that read back as the same double,
+                    // never locale-dependent (no decimal comma), so the sum survives.
+                    out.append(i == 0 ? "{" : ",{").append(e.answer().fields())
+                            .append(",\"p\":").append(Double.toString(e.p())).append('}');
+                }
+                return out.append(']').toString();
+            }
             StringBuilder out = new StringBuilder("\"action\":");
             out.append(Json.quote(String.valueOf(action)));
             if ("bet".equals(action)) {
@@ -207,6 +299,18 @@ public final class TeenPatti {
         @Override
         public String toString() {
             return "{" + fields() + "}";
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Answer a && Objects.equals(action, a.action)
+                    && amount == a.amount && Objects.equals(card, a.card)
+                    && Objects.equals(entries, a.entries);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(action, amount, card, entries);
         }
     }
 
@@ -515,8 +619,11 @@ public final class TeenPatti {
         if (!request.allows(answer)) {
             List<String> names = new ArrayList<>();
             request.legal.forEach(l -> names.add(l.action));
+            String rule = answer != null && answer.isMix() ? "; a mix needs 1 to "
+                    + Answer.MAX_ENTRIES + " legal actions, none twice, p from 0 to 1 adding up"
+                    + " to 1" : "";
             log("[teenpatti] decide returned " + answer + ", not legal here (legal: " + names
-                    + "); sending the safe answer instead");
+                    + rule + "); sending the safe answer instead");
             return request.safe();
         }
         return answer;
