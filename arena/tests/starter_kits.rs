@@ -47,8 +47,9 @@ fn kit_dir(kit: &str) -> PathBuf {
 }
 
 /// Plays `bot` (seat 0) against the Rust random bot in `game` and checks everything the kit
-/// promises. `name` is the name the bot must announce in its hello.
-fn play(bot: &str, name: &str, game: &str, seed: &str) {
+/// promises. `name` is the name the bot must announce in its hello. Returns how many of its
+/// answers were mixes (PROTOCOL.md, "Mixed answers"), each drawn without a fault.
+fn play(bot: &str, name: &str, game: &str, seed: &str) -> usize {
     let dir = tempfile::tempdir().unwrap();
     let replay = dir.path().join("replay.jsonl");
     let random = sample_bot("random-bot");
@@ -116,6 +117,10 @@ fn play(bot: &str, name: &str, game: &str, seed: &str) {
         "{context}: the replay does not verify: {}",
         stderr(&verify)
     );
+    records
+        .iter()
+        .filter(|r| r["type"] == "action" && r["seat"] == 0 && r["mix"].is_array())
+        .count()
 }
 
 /// `arena check-bot` passes the bot: every decision kind of every variant.
@@ -139,15 +144,23 @@ fn check_bot(bot: &str, name: &str) {
     );
 }
 
-/// Plays each bot of a kit in the three games, after `arena check-bot` passes it.
+/// Plays each bot of a kit in the three games, after `arena check-bot` passes it. The kits'
+/// example bots (names ending in `-example`) show how to answer with a mix, so they must
+/// have sent some, and every one was drawn without a fault.
 fn play_kit(bots: &[(String, &str)]) {
     let started = Instant::now();
     for (bot, name) in bots {
         check_bot(bot, name);
     }
+    let mut mixes = vec![0; bots.len()];
     for (i, game) in GAMES.iter().enumerate() {
-        for (bot, name) in bots {
-            play(bot, name, game, &(11 + i).to_string());
+        for (b, (bot, name)) in bots.iter().enumerate() {
+            mixes[b] += play(bot, name, game, &(11 + i).to_string());
+        }
+    }
+    for ((_, name), mixes) in bots.iter().zip(mixes) {
+        if name.ends_with("-example") {
+            assert!(mixes > 0, "{name} sent no mixed answer in {GAMES:?}");
         }
     }
     eprintln!("{:?} played in {:?}", bots, started.elapsed());

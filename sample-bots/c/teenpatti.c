@@ -1,6 +1,7 @@
 /* teenpatti.c: see teenpatti.h. */
 #include "teenpatti.h"
 
+#include <locale.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,19 +75,91 @@ tp_answer tp_safe(const tp_request *request) {
     return tp_action(name);
 }
 
-int tp_is_legal(const tp_request *request, const tp_answer *answer) {
-    const tp_legal *e = tp_find(request, answer->action);
+tp_answer tp_mix(void) {
+    tp_answer a;
+    memset(&a, 0, sizeof a); /* mix_len 0: no entry yet */
+    return a;
+}
+
+int tp_mix_add(tp_answer *mix, tp_answer choice, double p) {
+    if (!mix || choice.mix_len != 0 || mix->mix_len < 0 || mix->mix_len >= TP_MAX_MIX) return -1;
+    if (mix->mix_len == 0) { /* a mix has no action of its own */
+        mix->action[0] = '\0';
+        mix->amount = 0;
+        mix->card[0] = '\0';
+    }
+    tp_mix_entry *e = &mix->mix[mix->mix_len++];
+    memset(e, 0, sizeof *e);
+    copy_text(e->action, sizeof e->action, choice.action);
+    e->amount = choice.amount;
+    copy_text(e->card, sizeof e->card, choice.card);
+    e->p = p;
+    return 0;
+}
+
+/* Whether one action (with its amount or card) is in the legal list. */
+static int plain_legal(const tp_request *request, const char *action, long long amount,
+                       const char *card) {
+    const tp_legal *e = tp_find(request, action);
     if (!e) return 0;
     if (strcmp(e->action, "bet") == 0) {
         long long step = e->multiple_of > 0 ? e->multiple_of : 1;
-        return answer->amount >= e->min && answer->amount <= e->max && answer->amount % step == 0;
+        return amount >= e->min && amount <= e->max && amount % step == 0;
     }
     if (strcmp(e->action, "swap") == 0) {
         for (int i = 0; i < e->ncards; i++)
-            if (strcmp(e->cards[i], answer->card) == 0) return 1;
+            if (strcmp(e->cards[i], card) == 0) return 1;
         return 0;
     }
     return 1;
+}
+
+/* Whether two entries of a mix are the same action (a bet of the same amount, a swap of the
+ * same card, or the same action without parameters). */
+static int same_action(const tp_mix_entry *a, const tp_mix_entry *b) {
+    if (strcmp(a->action, b->action) != 0) return 0;
+    if (strcmp(a->action, "bet") == 0) return a->amount == b->amount;
+    if (strcmp(a->action, "swap") == 0) return strcmp(a->card, b->card) == 0;
+    return 1;
+}
+
+/* Checks a mixed answer: returns 1 when it is legal, else 0 with the reason in `why`. */
+static int check_mix(const tp_request *request, const tp_answer *answer, char *why, size_t size) {
+    double total = 0;
+    if (answer->mix_len < 1 || answer->mix_len > TP_MAX_MIX) {
+        snprintf(why, size, "%d entries (1 to %d)", answer->mix_len, TP_MAX_MIX);
+        return 0;
+    }
+    for (int i = 0; i < answer->mix_len; i++) {
+        const tp_mix_entry *e = &answer->mix[i];
+        if (!plain_legal(request, e->action, e->amount, e->card)) {
+            snprintf(why, size, "entry %d (\"%s\", amount %lld, card \"%s\") is not legal", i,
+                     e->action, e->amount, e->card);
+            return 0;
+        }
+        if (!(e->p >= 0.0 && e->p <= 1.0)) { /* also refuses NaN */
+            snprintf(why, size, "entry %d has p %g, not in [0, 1]", i, e->p);
+            return 0;
+        }
+        for (int j = 0; j < i; j++)
+            if (same_action(&answer->mix[j], e)) {
+                snprintf(why, size, "entries %d and %d are the same action (\"%s\")", j, i,
+                         e->action);
+                return 0;
+            }
+        total += e->p;
+    }
+    if (!(total >= 1.0 - 1e-6 && total <= 1.0 + 1e-6)) {
+        snprintf(why, size, "the p add up to %.17g, not 1", total);
+        return 0;
+    }
+    return 1;
+}
+
+int tp_is_legal(const tp_request *request, const tp_answer *answer) {
+    char why[160];
+    if (answer->mix_len != 0) return check_mix(request, answer, why, sizeof why);
+    return plain_legal(request, answer->action, answer->amount, answer->card);
 }
 
 int tp_opponents_in_hand(const tp_state *state, int seats[TP_MAX_SEATS]) {
@@ -296,6 +369,61 @@ static void send_line(const char *line, int debug) {
     fflush(stdout); /* without the flush the arena never gets the line */
 }
 
+/* Writes a probability as a JSON number, with the 17 digits that give back the same double
+ * (so the sum the arena computes is the one tp_is_legal checked). printf follows LC_NUMERIC:
+ * the kit never calls setlocale, so it is "C", but in case your bot does, a decimal comma
+ * (or any other point) is turned back into the '.' JSON needs. */
+static void format_p(char *out, size_t size, double p) {
+    const char *point = localeconv()->decimal_point;
+    if (p == 0) p = 0; /* no "-0" */
+    snprintf(out, size, "%.17g", p);
+    if (point && *point && strcmp(point, ".") != 0) {
+        char *at = strstr(out, point);
+        size_t len = strlen(point);
+        if (at) {
+            *at = '.';
+            memmove(at + 1, at + len, strlen(at + len) + 1);
+        }
+    }
+}
+
+/* printf at out[*n], moving *n on (never past the end: a longer text is cut). */
+static void append(char *out, size_t size, size_t *n, const char *format, ...) {
+    va_list args;
+    int k;
+    if (*n + 1 >= size) return;
+    va_start(args, format);
+    k = vsnprintf(out + *n, size - *n, format, args);
+    va_end(args);
+    if (k > 0) *n = (size_t)k < size - *n ? *n + (size_t)k : size - 1;
+}
+
+/* Writes the answer line for request `id` into `out` (a mix or a plain action). */
+static void format_answer(char *out, size_t size, long long id, const tp_answer *a) {
+    size_t n = 0;
+    if (a->mix_len == 0) {
+        if (strcmp(a->action, "bet") == 0)
+            snprintf(out, size, "{\"id\":%lld,\"action\":\"bet\",\"amount\":%lld}", id, a->amount);
+        else if (strcmp(a->action, "swap") == 0)
+            snprintf(out, size, "{\"id\":%lld,\"action\":\"swap\",\"card\":\"%s\"}", id, a->card);
+        else
+            snprintf(out, size, "{\"id\":%lld,\"action\":\"%s\"}", id, a->action);
+        return;
+    }
+    /* {"id":17,"mix":[{"action":"bet","amount":4,"p":0.5},{"action":"show","p":0.5}]} */
+    append(out, size, &n, "{\"id\":%lld,\"mix\":[", id);
+    for (int i = 0; i < a->mix_len; i++) {
+        const tp_mix_entry *e = &a->mix[i];
+        char p[40];
+        format_p(p, sizeof p, e->p);
+        append(out, size, &n, "%s{\"action\":\"%s\"", i > 0 ? "," : "", e->action);
+        if (strcmp(e->action, "bet") == 0) append(out, size, &n, ",\"amount\":%lld", e->amount);
+        if (strcmp(e->action, "swap") == 0) append(out, size, &n, ",\"card\":\"%s\"", e->card);
+        append(out, size, &n, ",\"p\":%s}", p);
+    }
+    append(out, size, &n, "]}");
+}
+
 /* Writes `text` as a JSON string (the bot's name may need escapes). */
 static void json_quote(char *out, size_t size, const char *text) {
     size_t n = 0;
@@ -346,22 +474,24 @@ int tp_run(const tp_bot *bot, int argc, char **argv) {
             apply_event(&state, m);
             if (bot->on_event) bot->on_event(m, &state);
         } else if (strcmp(type, "request") == 0) {
-            char out[128];
+            static char out[128 + 160 * TP_MAX_MIX]; /* room for a full mix */
+            char why[160];
             read_request(&request, &state, m);
             tp_answer a = bot->decide(&request, &state);
-            if (!tp_is_legal(&request, &a)) {
+            if (a.mix_len != 0 && !check_mix(&request, &a, why, sizeof why)) {
+                tp_log("[teenpatti] decide() answered a mix that is not legal here: %s; sending "
+                       "the safe answer instead", why);
+                a = tp_safe(&request);
+            } else if (a.mix_len == 0 && a.action[0] == '\0') {
+                tp_log("[teenpatti] decide() answered no action (a tp_mix() without entries?); "
+                       "sending the safe answer instead");
+                a = tp_safe(&request);
+            } else if (a.mix_len == 0 && !tp_is_legal(&request, &a)) {
                 tp_log("[teenpatti] decide() answered \"%s\" (amount %lld, card \"%s\"), not legal "
                        "here; sending the safe answer instead", a.action, a.amount, a.card);
                 a = tp_safe(&request);
             }
-            if (strcmp(a.action, "bet") == 0)
-                snprintf(out, sizeof out, "{\"id\":%lld,\"action\":\"bet\",\"amount\":%lld}",
-                         request.id, a.amount);
-            else if (strcmp(a.action, "swap") == 0)
-                snprintf(out, sizeof out, "{\"id\":%lld,\"action\":\"swap\",\"card\":\"%s\"}",
-                         request.id, a.card);
-            else
-                snprintf(out, sizeof out, "{\"id\":%lld,\"action\":\"%s\"}", request.id, a.action);
+            format_answer(out, sizeof out, request.id, &a);
             send_line(out, debug);
         } else if (strcmp(type, "fault") == 0) {
             tp_log("[teenpatti] FAULT %s on request %lld: %s (applied: %s)",

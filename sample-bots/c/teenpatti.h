@@ -7,6 +7,8 @@
  *    the stake, what every seat put in, the cards revealed to you;
  *  - for every `request` calls YOUR function decide(request, state) and writes its answer,
  *    with the request's id, as one line on stdout, flushed at once;
+ *  - lets decide() answer with a mix (tp_mix, tp_mix_add): several legal actions with their
+ *    probabilities, the arena draws the one played;
  *  - if decide() returns an illegal answer, logs it and sends the safe answer (pack / keep /
  *    refuse) instead;
  *  - logs fault notices to stderr, and returns from tp_run at `match_end` or end of input.
@@ -31,6 +33,9 @@
 
 #define TP_MAX_SEATS 17 /* a pack serves at most 17 hands of three */
 #define TP_MAX_LEGAL 16
+/* Most entries of a mixed answer in this kit (its own limit, to keep tp_answer a plain value;
+ * the protocol allows 1024). */
+#define TP_MAX_MIX 32
 
 typedef char tp_card[4]; /* "As", "Td", "7c": rank 23456789TJQKA then suit cdhs */
 
@@ -58,11 +63,22 @@ typedef struct {
     const json_value *json;
 } tp_request;
 
-/* What decide() returns. Build it with tp_action, tp_bet or tp_swap. */
+/* One entry of a mixed answer: a plain action and the probability of playing it. */
 typedef struct {
     char action[16];
     long long amount; /* bet only */
     tp_card card;     /* swap only */
+    double p;         /* from 0 to 1 */
+} tp_mix_entry;
+
+/* What decide() returns. Build it with tp_action, tp_bet or tp_swap (a plain answer), or
+ * with tp_mix and tp_mix_add (a mixed answer). */
+typedef struct {
+    char action[16];
+    long long amount; /* bet only */
+    tp_card card;     /* swap only */
+    int mix_len;      /* 0: a plain answer (the fields above); else the entries of mix */
+    tp_mix_entry mix[TP_MAX_MIX];
 } tp_answer;
 
 /* One seat's public state in the current hand. */
@@ -121,6 +137,27 @@ tp_answer tp_bet(const tp_request *request, long long amount);
 tp_answer tp_swap(const char *card);
 /* What the arena would do for you: pack a bet, keep the cards, refuse a sideshow. */
 tp_answer tp_safe(const tp_request *request);
+/* A mixed answer (PROTOCOL.md, "Mixed answers"): instead of one action, several legal ones,
+ * each with the probability of playing it. The arena draws the action it plays (with a key
+ * no bot sees) and tells you in the event that follows, as for any action. Start with
+ * tp_mix() and add every choice with tp_mix_add:
+ *
+ *     tp_answer a = tp_mix();
+ *     tp_mix_add(&a, tp_bet(r, bet->min), 0.75);
+ *     tp_mix_add(&a, tp_bet(r, 2 * bet->min), 0.25);
+ *     return a;
+ *
+ * The probabilities must add up to 1 (within 0.000001) and no action may be given twice
+ * (the same bet amount, the same card to swap); else tp_is_legal refuses it and the safe
+ * answer is sent. A mix of one entry is allowed (the arena plays it). */
+tp_answer tp_mix(void);
+/* Adds the plain answer `choice` (from tp_action, tp_bet or tp_swap) to `mix` with
+ * probability `p`. Returns 0, or -1 (and changes nothing) if the mix already has TP_MAX_MIX
+ * entries or `choice` is itself a mix. */
+int tp_mix_add(tp_answer *mix, tp_answer choice, double p);
+/* Whether `answer` is legal for `request`. A mix is legal when it has at least one entry,
+ * every entry is legal, no action appears twice, every p is in [0, 1] and they add up to 1
+ * (within 0.000001). */
 int tp_is_legal(const tp_request *request, const tp_answer *answer);
 /* Seats other than yours still in the hand; returns how many were written to `seats`. */
 int tp_opponents_in_hand(const tp_state *state, int seats[TP_MAX_SEATS]);
