@@ -907,9 +907,10 @@ mod tests {
         &[(1, "1b6a81a68203c45a"), (2, "4be3014c0dbd12dd")];
 
     /// Replays of the three games, made by card-driven stochastic policies with mixed answers
-    /// (revision 1's classic replays had none: [`play_with`]'s): every term, its units' payoffs, and the
-    /// sequential fit's corrected totals with and without the shrink, as text; and for each
-    /// game and fit, whether it changed some block's total (so the text covers the fit).
+    /// (revision 1's classic replays had none: `luck::tests::play_with`'s): every term, its
+    /// units' payoffs, and the sequential fit's corrected totals (each game's fit, with and
+    /// without the shrink), as text; and for each game and fit, whether it changed some
+    /// block's total (so the text covers the fit).
     fn arithmetic_of_fixed_replays() -> (String, Vec<bool>) {
         use crate::standings::luck_mix::tests::play_mixing;
         use std::fmt::Write;
