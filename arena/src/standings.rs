@@ -4,6 +4,8 @@
 
 mod compute;
 pub mod controls;
+#[cfg(test)]
+mod coverage_check;
 pub mod deal_table;
 pub mod luck;
 pub mod luck_closest;

@@ -167,9 +167,22 @@ pub(crate) mod tests {
     /// drawn as the arena draws, and seat 1 plays a fixed card-driven rule. The records are a
     /// replay's, with the header's seed the deal's.
     pub(crate) fn play_mixing(variant: Variant, seed: u64, hands: u64) -> Vec<Record> {
+        play_mixing_in(variant, seed, hands, 0, seed)
+    }
+
+    /// [`play_mixing`] with the mixing policy in seat `mixer` (the fixed rule in the other)
+    /// and its draws from `draws`: the deals are the seed's whatever the seats, so the two
+    /// seat orders of a duplicate block are `mixer` 0 and 1 with the same `seed`.
+    pub(crate) fn play_mixing_in(
+        variant: Variant,
+        seed: u64,
+        hands: u64,
+        mixer: usize,
+        draws: u64,
+    ) -> Vec<Record> {
         let settings = Settings::new(variant);
         let order = settings.sequence_order;
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut rng = ChaCha8Rng::seed_from_u64(draws);
         let mut records = vec![header_record(settings)];
         if let Record::Header(h) = &mut records[0] {
             h.seed = seed;
@@ -196,7 +209,7 @@ pub(crate) mod tests {
                     }
                 }
                 let good = key(&hand.cards(s)) % 7;
-                let (action, mix) = if s == 0 {
+                let (action, mix) = if s == mixer {
                     let weights: Vec<f64> = instances
                         .iter()
                         .map(|a| match a {
