@@ -131,6 +131,18 @@ fn node(script: &str, args: &[&Path]) {
     );
 }
 
+/// Runs the tournament file `toml` in `dir`; returns its output directory.
+fn tournament(dir: &Path, toml: &str) -> PathBuf {
+    let file = dir.join("t.toml");
+    std::fs::write(&file, toml).unwrap();
+    let out = dir.join("out");
+    check(
+        &run_arena(&["tournament", p(&file), "--out", p(&out), "-q"]),
+        "the tournament",
+    );
+    out
+}
+
 fn check(output: &Output, what: &str) {
     assert!(
         output.status.success(),
@@ -299,13 +311,7 @@ fn tournament_report_in_a_real_browser() {
             q(command)
         ));
     }
-    let file = dir.path().join("t.toml");
-    std::fs::write(&file, toml).unwrap();
-    let out = dir.path().join("out");
-    check(
-        &run_arena(&["tournament", p(&file), "--out", p(&out), "-q"]),
-        "the tournament",
-    );
+    let out = tournament(dir.path(), &toml);
 
     let site = dir.path().join("site");
     std::fs::create_dir_all(&site).unwrap();
@@ -365,13 +371,7 @@ fn sprt_report_in_a_real_browser() {
         q(&python_bot("sample-bots/python/strength_bot.py")),
         q(&python_bot("sample-bots/python/random_bot.py")),
     );
-    let file = dir.path().join("t.toml");
-    std::fs::write(&file, toml).unwrap();
-    let out = dir.path().join("out");
-    check(
-        &run_arena(&["tournament", p(&file), "--out", p(&out), "-q"]),
-        "the tournament",
-    );
+    let out = tournament(dir.path(), &toml);
     let report = dir.path().join("report.html");
     check(
         &run_arena(&["report", p(&out), "-o", p(&report)]),

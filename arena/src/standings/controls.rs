@@ -656,9 +656,9 @@ mod tests {
         assert!((theta[0] - theta[1] - 2.0).abs() < 0.01, "{theta:?}");
     }
 
-    #[test]
-    fn sequential_leaves_the_first_blocks_plain() {
-        let blocks: Vec<Block> = (0..8)
+    /// 8 blocks of 10 units, `y = 4z + 1` exactly: 10 chips of luck-free result a block.
+    fn exact_blocks() -> Vec<Block> {
+        (0..8)
             .map(|b| {
                 (0..10)
                     .map(|i| {
@@ -672,7 +672,12 @@ mod tests {
                     })
                     .collect()
             })
-            .collect();
+            .collect()
+    }
+
+    #[test]
+    fn sequential_leaves_the_first_blocks_plain() {
+        let blocks = exact_blocks();
         let seq = sequential_with(&blocks, Ridge::uniform(1e-3));
         for (b, s) in seq.iter().enumerate() {
             let plain = corrected(&blocks[b], None);
@@ -694,24 +699,10 @@ mod tests {
 
     #[test]
     fn a_first_fit_by_units_starts_once_the_blocks_before_hold_them() {
-        // Blocks of 10 units; y = 4z + 1 exactly. With `Units(25)` the first fit is made
+        // `exact_blocks`: blocks of 10 units. With `Units(25)` the first fit is made
         // before block 3 (30 units seen), so block 3 is plain too (its shrink factor is 0) and
         // block 4 on is corrected; `Units(1)` still waits for one whole block.
-        let blocks: Vec<Block> = (0..8)
-            .map(|b| {
-                (0..10)
-                    .map(|i| {
-                        let z = ((b * 10 + i) % 7) as f64 - 3.0;
-                        Unit {
-                            y: 4.0 * z + 1.0,
-                            z: vec![z],
-                            hands: 2,
-                            decisions: 0,
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
+        let blocks = exact_blocks();
         for (units, first_corrected) in [(25, 4), (1, 2), (70, 8)] {
             let mut fit =
                 SequentialFit::new(Ridge::uniform(1e-3)).first_fit(FirstFit::Units(units));
