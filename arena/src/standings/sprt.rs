@@ -699,4 +699,52 @@ mod tests {
         assert!(Sprt::try_new(0.0, 1.0, 0.0, 0.05).is_err());
         assert!(Sprt::try_new(0.0, 1.0, 0.05, 1.0).is_err());
     }
+
+    /// The luck-corrected scorer reads each block's replays and scores it with the fit of the
+    /// replays' game (`SequentialFit::for_game`): in Closest to 555, corrections from the
+    /// third block of 50-hand matches on, where the generic rule would wait for the sixth.
+    #[test]
+    fn the_luck_corrected_scorer_fits_as_the_replays_game_says() {
+        use crate::standings::controls::{FirstFit, RIDGE, SequentialFit, Tables, block_units};
+        use crate::standings::luck_mix::tests::play_mixing_in;
+        use rules::Variant;
+        let dir = tempfile::tempdir().unwrap();
+        let variant = Variant::Closest555;
+        let mut scorer = BlockScorer::new(SprtEstimator::LuckCorrected, "c", Some(dir.path()));
+        let mut by_game = SequentialFit::for_game(variant, RIDGE);
+        let mut generic = SequentialFit::new(RIDGE);
+        assert_ne!(FirstFit::of_game(variant), FirstFit::Blocks(4));
+        let mut tables = Tables::default();
+        let (mut differs, hands) = (false, 50);
+        for b in 0..8u64 {
+            let mut matches = Vec::new();
+            let mut replays = Vec::new();
+            for mixer in 0..2 {
+                let records = play_mixing_in(variant, b, hands, mixer, 2 * b + mixer as u64);
+                let name = format!("match-{b}-{mixer}.jsonl");
+                let text: String = records
+                    .iter()
+                    .map(|r| serde_json::to_string(r).unwrap() + "\n")
+                    .collect();
+                std::fs::write(dir.path().join(&name), text).unwrap();
+                let seats = if mixer == 0 { ["c", "x"] } else { ["x", "c"] };
+                matches.push(crate::tournament::MatchRecord {
+                    hands,
+                    replay: Some(name),
+                    ..record(2 * b + mixer as u64, seats, 0)
+                });
+                replays.push(records);
+            }
+            let score = scorer.score(&matches[0], &matches[1]);
+            let block = block_units(&[(&replays[0], 0), (&replays[1], 1)], &mut tables).unwrap();
+            let per_hand = |s: crate::standings::stats::BlockSample| s.chips / s.hands as f64;
+            assert_eq!(score, per_hand(by_game.next(&block)), "block {b}");
+            differs |= score != per_hand(generic.next(&block));
+        }
+        assert_eq!(scorer.uncorrected, 0);
+        assert!(
+            differs,
+            "the game's fit corrects blocks the generic rule leaves plain"
+        );
+    }
 }
