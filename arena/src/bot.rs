@@ -7,6 +7,7 @@ mod bwrap;
 mod cgroup;
 mod command;
 mod decision_stderr;
+mod descriptors;
 mod error;
 mod excerpt;
 mod group;
@@ -15,6 +16,7 @@ mod identity;
 mod level;
 mod limits;
 mod orphans;
+mod proc_view;
 mod process;
 mod report;
 mod run;
@@ -29,6 +31,7 @@ pub use cgroup::{CgroupReport, CgroupUsage, CgroupVersion, reap_stale};
 pub use decision_stderr::{
     DECISION_BYTES, DECISION_LINES, DecisionLines, DecisionStderr, SEAT_BUDGET_BYTES,
 };
+pub use descriptors::cloexec_inherited;
 pub use error::{ReadError, SpawnError, WriteError};
 pub use excerpt::{EXCERPT_LINES, excerpt, indented, stderr_block};
 pub use group::set_child_subreaper;

@@ -41,6 +41,10 @@ fn exec_sibling(command: &str, program: &str, args: &[std::ffi::OsString]) -> Ex
 }
 
 fn main() -> ExitCode {
+    // Before anything is started: no descriptor this arena inherited (`flock DIR arena ...`,
+    // a shell's `3>>log`) may reach a bot, a guard or a sibling it execs (`bot::descriptors`).
+    // Best effort: every sandboxed child marks them again before its exec.
+    let inherited = arena::bot::cloexec_inherited();
     // The guard of another arena process (see `bot::guard`): not a user command.
     let mut args = std::env::args();
     if args.nth(1).as_deref() == Some(arena::bot::GUARD_COMMAND) {
@@ -56,6 +60,9 @@ fn main() -> ExitCode {
         _ => {}
     }
     init_tracing(cli.verbose);
+    if let Err(e) = inherited {
+        tracing::warn!("cannot mark inherited descriptors close-on-exec: {e}");
+    }
     // Orphaned grandchildren of bots are reparented to the arena and reaped with the bot, so
     // a killed bot never leaves a zombie behind (some init processes never reap).
     if let Err(e) = arena::bot::set_child_subreaper() {

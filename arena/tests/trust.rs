@@ -825,3 +825,101 @@ fn closing_stdout_is_a_crash_at_every_level() {
         played.only_faults(0, &["crashed"]);
     });
 }
+
+// ----------------------------------------------------------------- descriptors
+
+/// A directory this test process holds open without close-on-exec, as `flock DIR arena ...`
+/// (or a shell's `3<DIR`) leaves one to the arena: every arena started while it is held
+/// inherits it.
+fn inheritable_dir(dir: &Path) -> std::fs::File {
+    let file = std::fs::File::open(dir).unwrap();
+    rustix::io::fcntl_setfd(&file, rustix::io::FdFlags::empty()).unwrap();
+    file
+}
+
+#[test]
+fn no_descriptor_the_arena_inherited_reaches_a_bot_in_a_match() {
+    let test = "inherited-fd-match";
+    if !bwrap_works(test) {
+        return;
+    }
+    let levels: &[Option<&str>] = if is_root() {
+        &[None, Some("bwrap"), Some("limits"), Some("none")]
+    } else {
+        &[None, Some("bwrap"), Some("none")]
+    };
+    at_levels(test, levels, |level| {
+        let held = scratch(test);
+        let _inherited = inheritable_dir(held.path());
+        let played = against_random(test, level, "attack_inherited.py", &[], 2, &[]);
+        played.attack_failed(0);
+        played.no_faults(0);
+    });
+}
+
+#[test]
+fn no_descriptor_the_arena_inherited_reaches_a_bot_in_check_bot_or_a_tournament() {
+    let test = "inherited-fd-commands";
+    if !bwrap_works(test) {
+        return;
+    }
+    let dir = scratch(test);
+    let _inherited = inheritable_dir(dir.path());
+    let mark = marker(test);
+    // check-bot: the strict attacker exits at once when it finds a descriptor, failing the
+    // handshake of every scenario.
+    let out = Command::new(common::arena())
+        .args(["check-bot", "--game", "classic", "--logs"])
+        .arg(dir.path().join("check-logs"))
+        .arg("--")
+        .args(["python3", "-X", &mark])
+        .arg(zoo("attack_inherited.py"))
+        .arg("strict")
+        .env("TMPDIR", dir.path())
+        .output()
+        .expect("the arena runs");
+    assert!(out.status.success(), "check-bot: {}", stderr(&out));
+    let check_logs = walk(&dir.path().join("check-logs"));
+    assert!(!check_logs.is_empty(), "check-bot kept no log");
+    for log in check_logs {
+        assert_attack_failed("check-bot", &std::fs::read_to_string(&log).unwrap());
+    }
+    // A tournament, its logs kept in its output directory.
+    let file = dir.path().join("t.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "name = \"t\"\ngame = \"classic\"\nformat = \"round-robin\"\nseats = 2\n\
+             hands = 2\nseed = 12345\nrounds = 1\nduplicate = true\n\n\
+             [[bot]]\nname = \"attacker\"\ncommand = \"{}\"\n\n\
+             [[bot]]\nname = \"random\"\ncommand = \"{}\"\n",
+            common::zoo_bot(&mark, "attack_inherited.py", &[]),
+            sample_bot("random-bot")
+        ),
+    )
+    .unwrap();
+    let out_dir = dir.path().join("out");
+    let out = Command::new(common::arena())
+        .args([
+            "tournament",
+            file.to_str().unwrap(),
+            "-q",
+            "--jobs",
+            "2",
+            "--out",
+        ])
+        .arg(&out_dir)
+        .env("TMPDIR", dir.path())
+        .output()
+        .expect("the arena runs");
+    assert!(out.status.success(), "tournament: {}", stderr(&out));
+    let logs: Vec<PathBuf> = walk(&out_dir.join("logs"))
+        .into_iter()
+        .filter(|p| p.to_string_lossy().contains("attacker"))
+        .collect();
+    assert_eq!(logs.len(), 2, "one log per match: {logs:?}");
+    for log in logs {
+        assert_attack_failed("tournament", &std::fs::read_to_string(&log).unwrap());
+    }
+    assert_none_left(test, &mark);
+}

@@ -18,6 +18,11 @@ pub fn run_as_guard() -> bool {
 
 /// Call once at start, before any bot or build runs.
 pub fn prepare_for_bots() {
+    // Before the guard and any build or bot is started: what this server inherited (an
+    // open directory, a log file, a supervisor's pipe) must reach none of them.
+    if let Err(e) = arena::bot::cloexec_inherited() {
+        tracing::warn!("cannot mark inherited descriptors close-on-exec: {e}");
+    }
     if let Err(e) = arena::bot::set_child_subreaper() {
         tracing::debug!("cannot become a child subreaper: {e}");
     }

@@ -1,5 +1,6 @@
 //! The `pre_exec` hook of the `limits` and `bwrap` levels: what the child does to itself
-//! between fork and exec (new session, cgroup, rlimits, identity, no_new_privs, death signal).
+//! between fork and exec (new session, cgroup, rlimits, no inherited descriptor, identity,
+//! no_new_privs, death signal).
 
 use std::io;
 use std::os::fd::RawFd;
@@ -84,6 +85,9 @@ fn apply(setup: &ChildSetup) -> io::Result<()> {
     if let Some(n) = limits.open_files {
         set(Resource::Nofile, n, n)?;
     }
+    // No descriptor but stdin, stdout and stderr reaches the bot (see `descriptors.rs`),
+    // whatever the arena or its embedding program inherited or left open.
+    super::descriptors::cloexec_all_from(3)?;
     if let Some(fd) = setup.inherit_fd {
         // SAFETY: `fd` is open in the parent until spawn returns, so it is open here.
         let fd = unsafe { rustix::fd::BorrowedFd::borrow_raw(fd) };
