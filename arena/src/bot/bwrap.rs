@@ -35,7 +35,9 @@
 //!    for a build, [`BotSpec::writable_workdir`]);
 //! 5. hidden paths inside the workdir, as in 3, and the needed files inside them;
 //! 6. the hidden tmpfs made read-only, so nothing can be written there either;
-//! 7. a private `/proc` (of the bot's own PID namespace) and `/dev`.
+//! 7. a private `/proc` (of the bot's own PID namespace) and `/dev`; over `/proc`'s
+//!    machine-wide files (load, CPU and memory figures, locks, counters), frozen copies
+//!    (`proc_view.rs`), so that no bot can signal another through them.
 //!
 //! Nothing else of the machine exists inside: not `/root` or `/home`, not other projects,
 //! not the arena's logs, replays, results or tournament file, not `/run`'s sockets.
@@ -102,6 +104,9 @@ pub struct BwrapPlan<'a> {
     /// A FIFO to be the bot's stdout (see `stdout.rs`): bound at [`SANDBOX_STDOUT`], and an
     /// `sh` wrapper points the bot's stdout at it before exec'ing the bot.
     pub stdout_fifo: Option<&'a Path>,
+    /// Frozen copies of `/proc`'s machine-wide files (`proc_view.rs`), each bound read-only
+    /// over the file it freezes: (copy, path in `/proc`).
+    pub frozen_proc: &'a [(PathBuf, PathBuf)],
     pub program: &'a Path,
     pub args: &'a [String],
 }
@@ -240,6 +245,12 @@ pub fn bwrap_args(plan: &BwrapPlan<'_>) -> Vec<OsString> {
     }
     for arg in ["--proc", "/proc", "--dev", "/dev"] {
         out.push(arg.into());
+    }
+    for (copy, target) in plan.frozen_proc {
+        push(
+            &mut out,
+            &["--ro-bind".as_ref(), copy.as_os_str(), target.as_os_str()],
+        );
     }
     if let Some(fd) = plan.seccomp_fd {
         out.push("--seccomp".into());
@@ -440,6 +451,7 @@ mod tests {
             switch_to_uid: None,
             seccomp_fd: None,
             stdout_fifo: None,
+            frozen_proc: &[],
             program,
             args,
         }
@@ -600,6 +612,24 @@ mod tests {
             !strings(&bwrap_args(&p)).contains(&"--bind"),
             "{:?}",
             bwrap_args(&p)
+        );
+    }
+
+    #[test]
+    fn frozen_proc_files_are_bound_over_the_fresh_proc() {
+        let frozen = [
+            ("/b/proc/0".into(), "/proc/loadavg".into()),
+            ("/b/proc/1".into(), "/proc/sys/fs/aio-nr".into()),
+        ];
+        let mut p = plan(Path::new("/w"), Path::new("/bin/true"), &[]);
+        p.frozen_proc = &frozen;
+        let text = after_system(&bwrap_args(&p));
+        assert!(
+            text.ends_with(
+                "--proc /proc --dev /dev --ro-bind /b/proc/0 /proc/loadavg \
+                 --ro-bind /b/proc/1 /proc/sys/fs/aio-nr --chdir /w -- /bin/true"
+            ),
+            "{text}"
         );
     }
 

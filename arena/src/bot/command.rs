@@ -170,6 +170,8 @@ pub(crate) fn prepare(spec: &BotSpec) -> Result<Prepared, SpawnError> {
             let fifo = StdoutFifo::create()
                 .map_err(|e| unavailable(format!("cannot create the stdout FIFO: {e}")))?;
             let fifo_path = fifo.path();
+            let frozen_proc = super::proc_view::write_into(fifo.dir())
+                .map_err(|e| unavailable(format!("cannot write the frozen /proc files: {e}")))?;
             held.stdout_fifo = Some(fifo);
             let paths = sandbox_paths(spec, &resolved);
             let cmd_args = bwrap_args(&BwrapPlan {
@@ -183,6 +185,7 @@ pub(crate) fn prepare(spec: &BotSpec) -> Result<Prepared, SpawnError> {
                 switch_to_uid: bot_uid,
                 seccomp_fd: setup.inherit_fd,
                 stdout_fifo: Some(&fifo_path),
+                frozen_proc: &frozen_proc,
                 program: &paths.program,
                 args: &paths.args,
             });

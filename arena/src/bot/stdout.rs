@@ -71,6 +71,12 @@ impl StdoutFifo {
         })
     }
 
+    /// The FIFO's private directory (0700, removed with it): also holds the bot's frozen
+    /// `/proc` files.
+    pub(crate) fn dir(&self) -> &Path {
+        self.dir.path()
+    }
+
     pub(crate) fn path(&self) -> PathBuf {
         self.dir.path().join("stdout")
     }

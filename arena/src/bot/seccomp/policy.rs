@@ -3,19 +3,19 @@
 //! says why it is denied. Names that libseccomp does not know on this architecture are skipped.
 
 use libseccomp::{ScmpAction, ScmpArgCompare, ScmpCompareOp, ScmpFilterContext, ScmpSyscall};
-use rustix::io::Errno;
 
 /// Syscalls that always fail with one errno; a comment above each group says why.
 pub(super) struct Group {
-    /// `EPERM`, or `ENOSYS` for interfaces that runtimes probe and then fall back from.
-    pub errno: Errno,
+    /// `EPERM`, or `ENOSYS` for interfaces that runtimes probe and then fall back from; 0
+    /// for a call that does nothing and reports success.
+    pub errno: i32,
     pub names: &'static [&'static str],
 }
 
 pub(super) const GROUPS: &[Group] = &[
     // Escaping or reshaping the mount, user and other namespaces bwrap set up.
     Group {
-        errno: Errno::PERM,
+        errno: libc::EPERM,
         names: &[
             "mount",
             "umount",
@@ -38,7 +38,7 @@ pub(super) const GROUPS: &[Group] = &[
     },
     // Reading or steering other processes (the other bots, the arena).
     Group {
-        errno: Errno::PERM,
+        errno: libc::EPERM,
         names: &[
             "ptrace",
             "process_vm_readv",
@@ -50,7 +50,7 @@ pub(super) const GROUPS: &[Group] = &[
     // System-wide state: kernel modules and images, clocks, swap, accounting, the kernel log,
     // reboot, raw I/O ports.
     Group {
-        errno: Errno::PERM,
+        errno: libc::EPERM,
         names: &[
             "kexec_load",
             "kexec_file_load",
@@ -75,7 +75,7 @@ pub(super) const GROUPS: &[Group] = &[
     // Kernel attack surface no bot needs: BPF, perf, keyrings, userfaultfd, fanotify,
     // obsolete interfaces.
     Group {
-        errno: Errno::PERM,
+        errno: libc::EPERM,
         names: &[
             "bpf",
             "perf_event_open",
@@ -95,7 +95,7 @@ pub(super) const GROUPS: &[Group] = &[
     // Runtimes probe these and fall back: clone3 keeps its flags in memory, out of a filter's
     // reach (glibc falls back to clone); io_uring's operations bypass seccomp.
     Group {
-        errno: Errno::NOSYS,
+        errno: libc::ENOSYS,
         names: &[
             "clone3",
             "io_uring_setup",
@@ -103,7 +103,78 @@ pub(super) const GROUPS: &[Group] = &[
             "io_uring_register",
         ],
     },
+    // Channels between bots and machine-wide resources a bot could exhaust for others
+    // (ARCHITECTURE.md, "Covert channels"): inotify watches on files every sandbox binds
+    // signal which ones another bot opens; the AIO contexts (`io_setup`) are one counter and
+    // one pool for the whole machine (`/proc/sys/fs/aio-nr`, `aio-max-nr`); `sysinfo` tells
+    // the machine's load, free memory and thread count; `mincore` which pages of a shared
+    // file are cached. POSIX and System V message queues, semaphores and shared memory are
+    // machine-wide at the `limits` level. Every one is optional to a runtime (libuv and the
+    // JVM poll instead of watching, glibc's `aio_*` uses threads).
+    Group {
+        errno: libc::ENOSYS,
+        names: &[
+            "inotify_init",
+            "inotify_init1",
+            "inotify_add_watch",
+            "io_setup",
+            "sysinfo",
+            "mincore",
+            "mq_open",
+            "mq_unlink",
+            "mq_timedsend",
+            "mq_timedreceive",
+            "mq_notify",
+            "mq_getsetattr",
+            "msgget",
+            "semget",
+            "shmget",
+        ],
+    },
+    // Advice that only the bot could notice, made a no-op that succeeds: whole-file locks
+    // (`flock` locks an inode, which every sandbox binding the file shares, so one bot's lock
+    // is another's message) and `posix_fadvise` (`POSIX_FADV_DONTNEED` evicts a shared file's
+    // pages from the page cache, the "write 0" of a cache channel). A program alone in its
+    // sandbox sees no difference: nothing else can hold its locks.
+    Group {
+        errno: 0,
+        names: &["flock", "fadvise64", "fadvise64_64"],
+    },
 ];
+
+/// `fcntl` commands that take or test a record lock or a lease, or watch a directory
+/// (`F_GETLK`, `F_SETLK`, `F_SETLKW`, the open-file-description `F_OFD_*` three, `F_SETLEASE`,
+/// `F_GETLEASE`, `F_NOTIFY`), with what they answer: a lock "succeeds" without locking
+/// (as `flock` above), a test for a conflicting lock is refused (`ENOLCK`: the struct would
+/// otherwise come back unchanged, which reads as a conflict), leases and directory
+/// notifications are refused. The same values on every Linux architecture.
+pub(super) const FCNTL_LOCK_COMMANDS: [(u64, i32); 9] = [
+    (5, libc::ENOLCK),   // F_GETLK
+    (6, 0),              // F_SETLK
+    (7, 0),              // F_SETLKW
+    (36, libc::ENOLCK),  // F_OFD_GETLK
+    (37, 0),             // F_OFD_SETLK
+    (38, 0),             // F_OFD_SETLKW
+    (1024, libc::EPERM), // F_SETLEASE
+    (1025, libc::EPERM), // F_GETLEASE
+    (1026, libc::EPERM), // F_NOTIFY
+];
+
+/// `madvise` advice that pushes a mapping's pages out of memory, which for a shared file
+/// evicts them from the page cache for everyone: `MADV_COLD` and `MADV_PAGEOUT`. Made a
+/// no-op that succeeds (advice may be ignored).
+pub(super) const EVICTING_MADVICE: [u64; 2] = [20, 21];
+
+/// `RWF_NOWAIT`: a `preadv2` that fails instead of reading from the disk tells cached pages
+/// from uncached ones without changing them. Refused with `EOPNOTSUPP`, what a file system
+/// without non-blocking reads answers, so that a program falls back to a plain read.
+pub(super) const RWF_NOWAIT: u64 = 0x8;
+
+/// Syscalls newer than the libseccomp a distribution ships (which skips names it does not
+/// know, and a default-allow filter would then let them through), by number: `cachestat`
+/// (Linux 6.5) reports which pages of a file are cached. The same number on x86_64 and
+/// arm64 (the generic table).
+pub(super) const NEWER_SYSCALLS: [(&str, i32, i32); 1] = [("cachestat", 451, libc::ENOSYS)];
 
 /// `clone` flags that create namespaces (`CLONE_NEWNS`, `NEWCGROUP`, `NEWUTS`, `NEWIPC`,
 /// `NEWUSER`, `NEWPID`, `NEWNET`, `NEWTIME`); the same values on every architecture. clone's
@@ -146,10 +217,45 @@ pub(super) fn add_rules(ctx: &mut ScmpFilterContext) -> Result<Vec<&'static str>
             }
         }
     }
-    let eperm = Errno::PERM;
+    let eperm = libc::EPERM;
     // Threads and fork pass; a flag that makes a namespace fails.
     for flag in CLONE_NAMESPACE_FLAGS {
         add(ctx, "clone", eperm, sys("clone")?, &[masked(0, flag, flag)])?;
+    }
+    // fcntl's command is an int: compare its 32 bits.
+    for (command, errno) in FCNTL_LOCK_COMMANDS {
+        add(
+            ctx,
+            "fcntl",
+            errno,
+            sys("fcntl")?,
+            &[masked(1, 0xffff_ffff, command)],
+        )?;
+    }
+    for advice in EVICTING_MADVICE {
+        add(
+            ctx,
+            "madvise",
+            0,
+            sys("madvise")?,
+            &[masked(2, 0xffff_ffff, advice)],
+        )?;
+    }
+    for name in ["preadv2", "pwritev2"] {
+        add(
+            ctx,
+            name,
+            libc::EOPNOTSUPP,
+            sys(name)?,
+            &[masked(5, RWF_NOWAIT, RWF_NOWAIT)],
+        )?;
+    }
+    for (name, number, errno) in NEWER_SYSCALLS {
+        if ScmpSyscall::from_name(name).is_err() {
+            add(ctx, name, errno, ScmpSyscall::from(number), &[])?;
+        } else {
+            add(ctx, name, errno, sys(name)?, &[])?;
+        }
     }
     add(
         ctx,
@@ -202,11 +308,11 @@ fn masked(arg: u32, mask: u64, value: u64) -> ScmpArgCompare {
 fn add(
     ctx: &mut ScmpFilterContext,
     name: &'static str,
-    errno: Errno,
+    errno: i32,
     syscall: ScmpSyscall,
     conditions: &[ScmpArgCompare],
 ) -> Result<(), RuleError> {
-    ctx.add_rule_conditional(ScmpAction::Errno(errno.raw_os_error()), syscall, conditions)
+    ctx.add_rule_conditional(ScmpAction::Errno(errno), syscall, conditions)
         .map(|_| ())
         .map_err(|source| RuleError { name, source })
 }

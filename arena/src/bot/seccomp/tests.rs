@@ -155,6 +155,32 @@ call("personality_default", libc.personality, 0)
 call("personality_no_randomize", libc.personality, 0x0040000)
 call("personality_default_high_bits", libc.personality, 0x1_0000_0000)
 call("personality_no_randomize_high_bits", libc.personality, 0x1_0004_0000)
+def pycall(name, f):
+    try:
+        f()
+        print(name, "ok")
+    except OSError as e:
+        print(name, errno.errorcode.get(e.errno, e.errno))
+shared = os.open("/etc/passwd", os.O_RDONLY)
+flock = ctypes.create_string_buffer(32)  # struct flock, l_type F_RDLCK (0) at offset 0
+call("flock", libc.flock, shared, 1)
+call("fcntl_setlk", libc.fcntl, shared, 6, flock)
+flock[0] = 1  # F_WRLCK: is there a conflicting lock?
+call("fcntl_getlk", libc.fcntl, shared, 5, flock)
+call("fcntl_ofd_getlk", libc.fcntl, shared, 36, flock)
+call("fcntl_notify", libc.fcntl, shared, 1026, L(1))
+call("inotify_init1", libc.inotify_init1, 0)
+call("io_setup", libc.syscall, L(206 if platform.machine() == "x86_64" else 0), L(1), ctypes.byref(ctypes.c_ulong(0)))
+call("sysinfo", libc.sysinfo, ctypes.create_string_buffer(128))
+page = ctypes.create_string_buffer(8)
+call("mincore", libc.mincore, ctypes.c_void_p(ctypes.addressof(page) & ~4095), L(4096), page)
+pycall("fadvise_dontneed", lambda: os.posix_fadvise(shared, 0, 0, os.POSIX_FADV_DONTNEED))
+call("madvise_pageout", libc.madvise, ctypes.c_void_p(ctypes.addressof(page) & ~4095), L(4096), 21)
+pycall("preadv2_nowait", lambda: os.preadv(shared, [bytearray(16)], 0, os.RWF_NOWAIT))
+pycall("preadv2_plain", lambda: os.preadv(shared, [bytearray(16)], 0, 0))
+call("cachestat", libc.syscall, L(451), L(shared), None, None, L(0))
+call("mq_open", libc.mq_open, b"/arena-probe", os.O_RDONLY)
+call("shmget", libc.shmget, L(0), L(4096), L(0o1000 | 0o600))
 call("ptrace", libc.ptrace, 0, 0, None, None)
 "#;
 
@@ -183,6 +209,22 @@ personality_default ok
 personality_no_randomize EPERM
 personality_default_high_bits ok
 personality_no_randomize_high_bits EPERM
+flock ok
+fcntl_setlk ok
+fcntl_getlk ENOLCK
+fcntl_ofd_getlk ENOLCK
+fcntl_notify EPERM
+inotify_init1 ENOSYS
+io_setup ENOSYS
+sysinfo ENOSYS
+mincore ENOSYS
+fadvise_dontneed ok
+madvise_pageout ok
+preadv2_nowait ENOTSUP
+preadv2_plain ok
+cachestat ENOSYS
+mq_open ENOSYS
+shmget ENOSYS
 ptrace EPERM
 ";
     assert_eq!(probe(Some(bot_filter().unwrap())), expected);
@@ -198,6 +240,13 @@ fn without_the_filter_the_probe_answers_differently() {
         "ioctl_tiocsti ENOTTY",
         "ioctl_tiocsti_high_bits ENOTTY",
         "personality_no_randomize ok",
+        "fcntl_getlk ok",
+        "inotify_init1 ok",
+        "io_setup ok",
+        "sysinfo ok",
+        "mincore ok",
+        "cachestat EFAULT",
+        "shmget ok",
         "ptrace ok",
     ] {
         assert!(out.lines().any(|l| l == line), "{line:?} not in\n{out}");
