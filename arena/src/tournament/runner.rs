@@ -349,7 +349,8 @@ pub async fn run(
         let sprt = t.sprt.expect("checked at load");
         let mut test =
             Sprt::new(sprt.m0, sprt.m1, sprt.alpha, sprt.beta).with_min_samples(sprt.min_blocks);
-        let batch = options.jobs.div_ceil(2).max(1) as u64;
+        // A slot plays a whole block (both halves, one after the other): one block per slot.
+        let batch = options.jobs.max(1) as u64;
         let mut scorer = crate::standings::sprt::BlockScorer::new(
             sprt.estimator,
             &t.bots[0].name,

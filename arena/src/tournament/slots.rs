@@ -1,6 +1,13 @@
 //! Job slots: `--jobs N` threads, each playing matches one after another on its own
 //! current-thread runtime, taking them from one queue in schedule order.
 //!
+//! A slot takes a whole duplicate block at a time and plays its matches one after the other:
+//! the two halves of a block (the same deals, seats swapped) never run at once. The copy of a
+//! bot in one half holds exactly the cards its opponent holds in the other; run together,
+//! the two copies could tell each other through anything the machine shares at that moment
+//! (file locks, load, free memory: ARCHITECTURE.md, "Covert channels"). Blocks still run in
+//! parallel: their deals are unrelated.
+//!
 //! Why threads and not tasks on the multi-thread runtime: a match is one referee task and
 //! bots that answer in microseconds. On one thread with its own runtime, a bot's answer wakes
 //! exactly that thread, with no work stealing or cross-thread notification; on this project's
@@ -56,7 +63,7 @@ pub fn start_slots(
     Vec<std::thread::JoinHandle<()>>,
 )> {
     let cpus = allowed_cpus();
-    let queue = Arc::new(Mutex::new(VecDeque::from(jobs)));
+    let queue = Arc::new(Mutex::new(by_block(jobs, |job: &Job| job.0.block)));
     let (sender, receiver) = mpsc::unbounded_channel();
     let mut handles = Vec::new();
     for slot in 0..slots.max(1) {
@@ -73,9 +80,22 @@ pub fn start_slots(
     Ok((receiver, handles))
 }
 
+/// The jobs cut into runs of consecutive matches of one block (a schedule lists a block's
+/// matches together), in order.
+fn by_block<T>(jobs: Vec<T>, block_of: impl Fn(&T) -> u64) -> VecDeque<Vec<T>> {
+    let mut blocks: VecDeque<Vec<T>> = VecDeque::new();
+    for job in jobs {
+        match blocks.back_mut() {
+            Some(last) if block_of(&last[0]) == block_of(&job) => last.push(job),
+            _ => blocks.push_back(vec![job]),
+        }
+    }
+    blocks
+}
+
 fn run_slot(
     cpu: Option<usize>,
-    queue: &Mutex<VecDeque<Job>>,
+    queue: &Mutex<VecDeque<Vec<Job>>>,
     sender: &mpsc::UnboundedSender<Played>,
     watch: Option<&LiveHub>,
     cancel: &CancellationToken,
@@ -101,36 +121,70 @@ fn run_slot(
     };
     runtime.block_on(async {
         loop {
-            let job = queue
+            let block = queue
                 .lock()
                 .expect("no slot panics holding the queue")
                 .pop_front();
-            let Some((m, mut config, work)) = job else {
+            let Some(block) = block else {
                 break;
             };
-            let result = if cancel.is_cancelled() {
-                Err(MatchError::Cancelled)
-            } else {
-                // A watched tournament shows each match from the moment it starts.
-                config.live = watch
-                    .zip(config.replay.as_deref())
-                    .map(|(hub, replay)| hub.open(live_label(&m, &config), replay));
-                let result = run_match(&config, cancel).await;
-                if let (Some(hub), Some(feed)) = (watch, &config.live) {
-                    hub.close(feed);
-                }
-                result
-            };
-            let _ = tokio::fs::remove_dir_all(&work).await;
-            if sender.send((m, result)).is_err() {
+            if !play_block(block, sender, watch, cancel).await {
                 break;
             }
         }
     });
 }
 
+/// Plays a block's matches one after the other and sends each result; false when nobody
+/// listens any more.
+async fn play_block(
+    block: Vec<Job>,
+    sender: &mpsc::UnboundedSender<Played>,
+    watch: Option<&LiveHub>,
+    cancel: &CancellationToken,
+) -> bool {
+    for (m, mut config, work) in block {
+        let result = if cancel.is_cancelled() {
+            Err(MatchError::Cancelled)
+        } else {
+            // A watched tournament shows each match from the moment it starts.
+            config.live = watch
+                .zip(config.replay.as_deref())
+                .map(|(hub, replay)| hub.open(live_label(&m, &config), replay));
+            let result = run_match(&config, cancel).await;
+            if let (Some(hub), Some(feed)) = (watch, &config.live) {
+                hub.close(feed);
+            }
+            result
+        };
+        let _ = tokio::fs::remove_dir_all(&work).await;
+        if sender.send((m, result)).is_err() {
+            return false;
+        }
+    }
+    true
+}
+
 /// How a match is listed in the live view: its number and its seats.
 fn live_label(m: &ScheduledMatch, config: &MatchConfig) -> String {
     let names: Vec<&str> = config.seats.iter().map(|s| s.spec.name.as_str()).collect();
     format!("match {}: {}", m.index, names.join(" vs "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_blocks_matches_go_to_one_slot_together_and_in_order() {
+        // (block, match index), as a resumed schedule may list them: some matches played.
+        let jobs = vec![(0, 0), (0, 1), (1, 3), (2, 4), (2, 5), (2, 6), (3, 7)];
+        let blocks = by_block(jobs, |&(block, _)| block);
+        let indexes: Vec<Vec<u64>> = blocks
+            .iter()
+            .map(|b| b.iter().map(|&(_, i)| i).collect())
+            .collect();
+        assert_eq!(indexes, [vec![0, 1], vec![3], vec![4, 5, 6], vec![7]]);
+        assert!(by_block(Vec::<(u64, u64)>::new(), |&(b, _)| b).is_empty());
+    }
 }
