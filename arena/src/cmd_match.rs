@@ -133,10 +133,21 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         .collect();
     // Kept until the match is over: dropping it stops the live view.
     let (watching, hub) = crate::watch::serve_if_asked(args.watch).await?;
-    // A watched match needs a replay file: its viewers read the match so far from it.
-    let replay = match (&args.replay, &hub) {
-        (None, Some(_)) => Some(work.path().join("live-replay.jsonl")),
-        (replay, _) => replay.clone(),
+    // A watched match needs a replay file: its viewers read the match so far from it. It
+    // holds every seat's cards, so it goes in a directory of its own (0700, the arena's
+    // user only), never next to the bots' directories, and is hidden from them.
+    let live_dir = match (&args.replay, &hub) {
+        (None, Some(_)) => Some(
+            tempfile::Builder::new()
+                .prefix("arena-live-")
+                .tempdir()
+                .context("cannot create a directory for the live replay")?,
+        ),
+        _ => None,
+    };
+    let replay = match &live_dir {
+        Some(dir) => Some(dir.path().join("live-replay.jsonl")),
+        None => args.replay.clone(),
     };
     let live = hub
         .as_ref()

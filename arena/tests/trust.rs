@@ -923,3 +923,41 @@ fn no_descriptor_the_arena_inherited_reaches_a_bot_in_check_bot_or_a_tournament(
     }
     assert_none_left(test, &mark);
 }
+
+// ----------------------------------------------------------------- the live view
+
+/// `arena match --watch` without `--replay` still writes a replay (its viewers read the match
+/// so far from it): it must not land where a bot can read it, at any isolating level.
+#[test]
+fn the_live_views_replay_stays_out_of_reach() {
+    let test = "live-replay";
+    if !bwrap_works(test) {
+        return;
+    }
+    let levels: &[Option<&str>] = if is_root() {
+        &[None, Some("bwrap"), Some("limits")]
+    } else {
+        &[None, Some("bwrap")]
+    };
+    at_levels(test, levels, |level| {
+        let what = format!("{test} at {}", level_name(level));
+        let mark = marker(&format!("{test}-{}", level_name(level)));
+        let dir = scratch(test);
+        let tmp = hex(dir.path().to_str().unwrap());
+        let bots = [
+            zoo_bot(&mark, "attack_live_replay.py", &[&tmp]),
+            sample_bot("random-bot"),
+        ];
+        let played = play_in(
+            &what,
+            level,
+            &mark,
+            4,
+            &bots,
+            &["--watch", "127.0.0.1:0"],
+            dir,
+        );
+        played.attack_failed(0);
+        played.no_faults(0);
+    });
+}

@@ -10,6 +10,7 @@
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
 /// Default `--max-transcript-mb`: the first and last 8 MiB of a transcript; a 100-hand
@@ -40,7 +41,15 @@ impl Transcript {
         }
         let keep = usize::try_from(max_bytes / 2).unwrap_or(usize::MAX);
         Ok(Transcript {
-            out: BufWriter::new(File::create(path)?),
+            // A seat's cards: readable by the arena's user only (see the replay writer).
+            out: BufWriter::new(
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .create(true)
+                    .truncate(true)
+                    .mode(0o600)
+                    .open(path)?,
+            ),
             head_left: keep,
             tail: VecDeque::new(),
             keep,

@@ -4,6 +4,7 @@
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -32,7 +33,17 @@ impl ReplayWriter {
                 if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
                     crate::output::create_dir_all(dir)?;
                 }
-                Some(BufWriter::new(File::create(path)?))
+                // Every seat's cards, live: readable by the arena's user only, so that a bot
+                // running as a user of its own (the `limits` level under root) cannot follow
+                // the match it plays from the file.
+                Some(BufWriter::new(
+                    std::fs::OpenOptions::new()
+                        .write(true)
+                        .create(true)
+                        .truncate(true)
+                        .mode(0o600)
+                        .open(path)?,
+                ))
             }
             None => None,
         };
