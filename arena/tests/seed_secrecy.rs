@@ -269,3 +269,29 @@ fn a_match_without_a_seed_draws_one_records_it_and_verifies() {
         assert!(verified.status.success(), "{}", stderr(&verified));
     }
 }
+
+/// A seed written in a shipped template is known to everyone who reads the repository, and
+/// with it every deal of a run made from that file: a template that grades, ranks or decides
+/// leaves the seed to the operating system (only the demo, which decides nothing, fixes one).
+#[test]
+fn no_shipped_template_but_the_demo_fixes_a_seed() {
+    let dir = common::root().join("tournaments");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "toml") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let file: toml::Table = toml::from_str(&text).unwrap();
+        let name = path.file_name().unwrap().to_string_lossy();
+        if name != "demo.toml" {
+            assert!(
+                !file.contains_key("seed"),
+                "{name} fixes `seed`: leave it to the operating system"
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked >= 6, "only {checked} templates in {}", dir.display());
+}
