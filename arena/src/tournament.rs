@@ -4,6 +4,7 @@ mod command;
 pub mod config;
 pub mod grading;
 pub mod output;
+pub mod page_cache;
 pub mod results;
 pub mod runner;
 pub mod schedule;

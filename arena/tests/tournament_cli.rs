@@ -1444,3 +1444,113 @@ fn standings_of_real_play_rank_montecarlo_first_and_the_random_copies_level() {
         .collect();
     assert!(marks.contains(&"+") && !marks.contains(&"-"), "{marks:?}");
 }
+
+/// (start, end) of each bot process of each match, from the `LIFETIME` lines of `lifetime.py`
+/// in the match's logs: match index -> intervals.
+fn lifetimes(out: &Path) -> BTreeMap<u64, Vec<(u128, u128)>> {
+    let mut found: BTreeMap<u64, Vec<(u128, u128)>> = BTreeMap::new();
+    for dir in std::fs::read_dir(out.join("logs")).unwrap() {
+        let dir = dir.unwrap().path();
+        let index: u64 = dir.file_name().unwrap().to_str().unwrap()["match-".len()..]
+            .parse()
+            .unwrap();
+        for log in std::fs::read_dir(&dir).unwrap() {
+            let text = read(&log.unwrap().path());
+            let at = |what: &str| -> u128 {
+                text.lines()
+                    .find_map(|l| l.strip_prefix(&format!("LIFETIME {what} ")))
+                    .unwrap_or_else(|| panic!("no {what} in {text}"))
+                    .parse()
+                    .unwrap()
+            };
+            found
+                .entry(index)
+                .or_default()
+                .push((at("start"), at("end")));
+        }
+    }
+    found
+}
+
+/// The two halves of a duplicate block hold the same cards in swapped seats: run at once,
+/// the copies of a bot could tell each other their cards through whatever the machine
+/// shares. At `--jobs 2` blocks run in parallel, but a block's matches one after the other.
+#[test]
+fn the_halves_of_a_duplicate_block_never_run_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = common::zoo_bot("arena-test-halves", "lifetime.py", &[]);
+    let bots = [("a", bot.clone()), ("b", bot)];
+    let file = write(dir.path(), "rr.toml", &round_robin(3, 6, 4, &bots));
+    let out = dir.path().join("out");
+    tournament_ok(&file, &out, &["--jobs", "2"]);
+    let lives = lifetimes(&out);
+    assert_eq!(lives.len(), 8, "{lives:?}");
+    let span = |index: u64| {
+        let bots = &lives[&index];
+        assert_eq!(bots.len(), 2, "match {index}: {bots:?}");
+        (
+            bots.iter().map(|b| b.0).min().unwrap(),
+            bots.iter().map(|b| b.1).max().unwrap(),
+        )
+    };
+    let mut blocks_overlapping = 0;
+    for block in 0..4 {
+        let (first, second) = (span(2 * block), span(2 * block + 1));
+        assert!(
+            first.1 <= second.0,
+            "block {block}: match {} ran {first:?}, match {} ran {second:?}",
+            2 * block,
+            2 * block + 1
+        );
+        // Blocks themselves still run in parallel: the run is not simply serial.
+        if (0..4).any(|other| {
+            other != block && span(2 * other).0 < first.1 && first.0 < span(2 * other).1
+        }) {
+            blocks_overlapping += 1;
+        }
+    }
+    assert!(
+        blocks_overlapping > 0,
+        "no two blocks ran at once at --jobs 2: {lives:?}"
+    );
+}
+
+/// `page_cache = "drop"` empties the page cache between the halves of a block: it needs root
+/// and `--jobs 1`, and says so otherwise.
+#[test]
+fn the_page_cache_drop_mode_needs_one_job_and_root() {
+    let dir = tempfile::tempdir().unwrap();
+    let bots = [("a", random()), ("b", random_seeded(7))];
+    let text = round_robin(3, 4, 1, &bots).replace(
+        "duplicate = true\n",
+        "duplicate = true\npage_cache = \"drop\"\n",
+    );
+    let file = write(dir.path(), "rr.toml", &text);
+    let refused = tournament(&file, &dir.path().join("two"), &["--jobs", "2"]);
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains("field `page_cache`") && stderr(&refused).contains("--jobs 1"),
+        "{}",
+        stderr(&refused)
+    );
+    let bad = write(
+        dir.path(),
+        "bad.toml",
+        &text.replace("page_cache = \"drop\"", "page_cache = \"flush\""),
+    );
+    let refused = tournament(&bad, &dir.path().join("bad"), &[]);
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains("unknown page_cache \"flush\"; expected shared or drop"),
+        "{}",
+        stderr(&refused)
+    );
+    let one = tournament(&file, &dir.path().join("one"), &["--jobs", "1"]);
+    if rustix::process::geteuid().is_root() {
+        assert!(one.status.success(), "{}", stderr(&one));
+        assert_eq!(results(&dir.path().join("one")).len(), 2);
+    } else {
+        assert_eq!(one.status.code(), Some(2), "{}", stderr(&one));
+        assert!(stderr(&one).contains("needs root"), "{}", stderr(&one));
+    }
+}

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
 use super::command::RawCommand;
+use super::page_cache::PageCache;
 use super::sections::{self, LimitsSection, SectionError, TableSection, TimeSection, line_of};
 use crate::bot::{Limits, SandboxLevel};
 
@@ -95,6 +96,7 @@ struct RawFile {
     replay_stderr_kb: Option<Spanned<u64>>,
     candidates: Option<Spanned<Vec<String>>>,
     bot_seeds: Option<Spanned<String>>,
+    page_cache: Option<Spanned<String>>,
     #[serde(default)]
     table: TableSection,
     #[serde(default)]
@@ -276,6 +278,10 @@ pub struct Tournament {
     /// and match. Not serialized either.
     #[serde(skip, default = "default_replay_stderr_kb")]
     pub replay_stderr_kb: u64,
+    /// `page_cache = "drop"`: the machine's page cache is emptied between the matches of a
+    /// duplicate block (`page_cache.rs`). Not serialized: it decides no result.
+    #[serde(skip)]
+    pub page_cache: PageCache,
 }
 
 fn default_replay_stderr_kb() -> u64 {
@@ -618,6 +624,19 @@ impl Tournament {
                 }
             },
         };
+        let page_cache = match &raw.page_cache {
+            None => PageCache::Shared,
+            Some(s) => PageCache::parse(s.get_ref()).ok_or_else(|| {
+                err(
+                    Some(s.span()),
+                    Some("page_cache"),
+                    format!(
+                        "unknown page_cache {}; expected shared or drop",
+                        crate::quote::quoted(s.get_ref())
+                    ),
+                )
+            })?,
+        };
         let name = raw.name.clone().unwrap_or_else(|| {
             file.file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
@@ -647,6 +666,7 @@ impl Tournament {
             max_log_kb,
             replay_stderr: raw.replay_stderr.unwrap_or(false),
             replay_stderr_kb,
+            page_cache,
         })
     }
 

@@ -13,6 +13,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::config::{BotSeeds, Format, Tournament};
 use super::output::OutputDir;
+use super::page_cache::PageCache;
 use super::results::MatchRecord;
 use super::schedule::{ScheduledMatch, schedule, sprt_block};
 use crate::bot::BotSpec;
@@ -238,7 +239,10 @@ async fn play_all(
     let (mut played, threads) = slots::start_slots(
         options.jobs,
         queue,
-        options.affinity,
+        slots::SlotOptions {
+            pin: options.affinity,
+            drop_page_cache: t.page_cache == PageCache::Drop,
+        },
         options.watch.clone(),
         cancel,
     )
@@ -329,6 +333,15 @@ pub async fn run(
                 t.file.display(),
                 crate::seeds::from_os()?
             ),
+        )
+        .into());
+    }
+    if t.page_cache == PageCache::Drop
+        && let Some(why) = super::page_cache::unavailable(options.jobs)
+    {
+        return Err(crate::exit::Exit::new(
+            crate::exit::ExitKind::BadInput,
+            format!("{}: field `page_cache`: {why}", t.file.display()),
         )
         .into());
     }

@@ -48,14 +48,23 @@ pub fn allowed_cpus() -> Vec<usize> {
     }
 }
 
-/// Starts `slots` threads (each pinned to one CPU if `pin`) that take `jobs` in order and
+/// How the slots play.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SlotOptions {
+    /// Pin each slot (and the bots it starts) to one CPU (`--affinity`).
+    pub pin: bool,
+    /// Empty the machine's page cache between the matches of a block (`page_cache = "drop"`).
+    pub drop_page_cache: bool,
+}
+
+/// Starts `slots` threads (each pinned to one CPU if `options.pin`) that take `jobs` in order and
 /// send each result as it finishes. The channel closes when every slot has stopped (queue empty, or cancelled and
 /// drained: a cancelled job is sent back as `MatchError::Cancelled`). Join the handles after
 /// that to see whether a slot panicked.
 pub fn start_slots(
     slots: usize,
     jobs: Vec<Job>,
-    pin: bool,
+    options: SlotOptions,
     watch: Option<Arc<LiveHub>>,
     cancel: &CancellationToken,
 ) -> std::io::Result<(
@@ -67,14 +76,22 @@ pub fn start_slots(
     let (sender, receiver) = mpsc::unbounded_channel();
     let mut handles = Vec::new();
     for slot in 0..slots.max(1) {
-        let cpu = pin.then(|| cpus[slot % cpus.len()]);
+        let cpu = options.pin.then(|| cpus[slot % cpus.len()]);
         let queue = queue.clone();
         let sender = sender.clone();
         let cancel = cancel.clone();
         let watch = watch.clone();
         let handle = std::thread::Builder::new()
             .name(format!("arena-slot-{slot}"))
-            .spawn(move || run_slot(cpu, &queue, &sender, watch.as_deref(), &cancel))?;
+            .spawn(move || {
+                let slot = Slot {
+                    sender: &sender,
+                    watch: watch.as_deref(),
+                    cancel: &cancel,
+                    drop_page_cache: options.drop_page_cache,
+                };
+                run_slot(cpu, &queue, &slot)
+            })?;
         handles.push(handle);
     }
     Ok((receiver, handles))
@@ -93,13 +110,16 @@ fn by_block<T>(jobs: Vec<T>, block_of: impl Fn(&T) -> u64) -> VecDeque<Vec<T>> {
     blocks
 }
 
-fn run_slot(
-    cpu: Option<usize>,
-    queue: &Mutex<VecDeque<Vec<Job>>>,
-    sender: &mpsc::UnboundedSender<Played>,
-    watch: Option<&LiveHub>,
-    cancel: &CancellationToken,
-) {
+/// What a slot's thread works with.
+struct Slot<'a> {
+    sender: &'a mpsc::UnboundedSender<Played>,
+    watch: Option<&'a LiveHub>,
+    cancel: &'a CancellationToken,
+    drop_page_cache: bool,
+}
+
+fn run_slot(cpu: Option<usize>, queue: &Mutex<VecDeque<Vec<Job>>>, slot: &Slot<'_>) {
+    let cancel = slot.cancel;
     if let Some(cpu) = cpu {
         let mut set = CpuSet::new();
         set.set(cpu);
@@ -128,7 +148,7 @@ fn run_slot(
             let Some(block) = block else {
                 break;
             };
-            if !play_block(block, sender, watch, cancel).await {
+            if !play_block(block, slot).await {
                 break;
             }
         }
@@ -137,13 +157,10 @@ fn run_slot(
 
 /// Plays a block's matches one after the other and sends each result; false when nobody
 /// listens any more.
-async fn play_block(
-    block: Vec<Job>,
-    sender: &mpsc::UnboundedSender<Played>,
-    watch: Option<&LiveHub>,
-    cancel: &CancellationToken,
-) -> bool {
-    for (m, mut config, work) in block {
+async fn play_block(block: Vec<Job>, slot: &Slot<'_>) -> bool {
+    let (sender, watch, cancel) = (slot.sender, slot.watch, slot.cancel);
+    let last = block.len().saturating_sub(1);
+    for (n, (m, mut config, work)) in block.into_iter().enumerate() {
         let result = if cancel.is_cancelled() {
             Err(MatchError::Cancelled)
         } else {
@@ -160,6 +177,15 @@ async fn play_block(
         let _ = tokio::fs::remove_dir_all(&work).await;
         if sender.send((m, result)).is_err() {
             return false;
+        }
+        // The next match deals the same cards: nothing this one's bots cached may be there
+        // for it to find (`page_cache.rs`). Its bots are all gone by now.
+        if slot.drop_page_cache && n < last && !cancel.is_cancelled() {
+            let dropped = tokio::task::spawn_blocking(super::page_cache::drop_now).await;
+            if let Err(e) = dropped.unwrap_or_else(|e| Err(std::io::Error::other(e))) {
+                tracing::error!("cannot empty the page cache between two halves: {e}");
+                cancel.cancel();
+            }
         }
     }
     true
