@@ -517,3 +517,45 @@ on_both!(bot_pages_show_history_and_crosstable_of_stored_pairs, |t| {
     }
     assert_eq!(l.get("/api/leaderboard/nobody").await.0, 404);
 });
+
+// The two matches of a duplicate pair deal the same cards in swapped seats: a worker never
+// claims one while the other is running (on this worker or another), so the copies of a bot
+// in them cannot tell each other their cards.
+on_both!(the_halves_of_a_pair_never_run_at_once, |t| {
+    let l = ladder(t, 60).await;
+    l.worker("w1").schedule().await.unwrap();
+    let first = l.db.claim_match("w1", 60_000).await.unwrap().unwrap();
+    // Another pair in the queue, then another worker claims everything it can meanwhile:
+    // never first's sibling, and only one half of the new pair.
+    assert_eq!(l.worker("w1").schedule().await.unwrap(), 1);
+    let mut held = Vec::new();
+    while let Some(claim) = l.db.claim_match("w2", 60_000).await.unwrap() {
+        assert_ne!(
+            claim.pair_id, first.pair_id,
+            "match {} claimed while its pair's match {} runs",
+            claim.id, first.id
+        );
+        assert!(
+            held.iter()
+                .all(|h: &server::storage::MatchClaim| h.pair_id != claim.pair_id),
+            "both halves of a pair running"
+        );
+        held.push(claim);
+    }
+    assert_eq!(held.len(), 1, "one half of the other pair was claimable");
+    // Once the first half is over, its sibling is claimed next.
+    let seats = [
+        SeatOutcome {
+            chips: 1,
+            faults: 0,
+        },
+        SeatOutcome {
+            chips: -1,
+            faults: 0,
+        },
+    ];
+    l.db.finish_match(&first, "w1", None, &seats).await.unwrap();
+    let sibling = l.db.claim_match("w1", 60_000).await.unwrap().unwrap();
+    assert_eq!(sibling.pair_id, first.pair_id);
+    assert_eq!(sibling.attempt, 1, "a claim given back costs no attempt");
+});

@@ -207,6 +207,13 @@ impl Db {
 
     /// Claims the oldest queued match with a lease of `lease_ms`, for `worker`; `None` if
     /// nothing waits. Committed at once: no row lock is held while the match plays.
+    ///
+    /// Never a match whose pair's other match is running: the two halves of a duplicate
+    /// pair deal the same cards in swapped seats, so the copies of a bot in them must not
+    /// run at once, on one machine or two (ARCHITECTURE.md, "Covert channels"). The query
+    /// skips such matches; two workers that still claim both halves at the same moment
+    /// (PostgreSQL lets each skip the other's locked row) see each other once committed, and
+    /// the later one (or both) gives its claim back.
     pub async fn claim_match(&self, worker: &str, lease_ms: i64) -> Result<Option<MatchClaim>> {
         let token = random_hex(16)?;
         let now = now_ms();
@@ -219,9 +226,11 @@ impl Db {
         let row = sqlx::query(&format!(
             "UPDATE matches SET state = 'running', lease_token = $1, lease_owner = $2, \
              lease_expires_at = $3, attempt = attempt + 1, started_at = $4, error = NULL \
-             WHERE state = 'queued' AND id = (SELECT id FROM matches \
-             WHERE state = 'queued' AND not_before <= $4 \
-             ORDER BY priority DESC, created_at, id LIMIT 1{lock}) \
+             WHERE state = 'queued' AND id = (SELECT q.id FROM matches q \
+             WHERE q.state = 'queued' AND q.not_before <= $4 AND NOT EXISTS \
+             (SELECT 1 FROM matches s WHERE s.pair_id = q.pair_id AND s.id <> q.id \
+             AND s.state = 'running') \
+             ORDER BY q.priority DESC, q.created_at, q.id LIMIT 1{lock}) \
              RETURNING id, pair_id, seed, hands, attempt"
         ))
         .bind(&token)
@@ -232,6 +241,10 @@ impl Db {
         .await?;
         let Some(row) = row else { return Ok(None) };
         let id: i64 = row.try_get("id")?;
+        if self.sibling_running(id).await? {
+            self.give_back(id, &token).await?;
+            return Ok(None);
+        }
         let seed: i64 = row.try_get("seed")?;
         let hands: i64 = row.try_get("hands")?;
         let seats =
@@ -251,6 +264,34 @@ impl Db {
             seats,
             lease_token: token,
         }))
+    }
+
+    /// Whether another match of `id`'s pair is running (claimed by another worker).
+    async fn sibling_running(&self, id: i64) -> Result<bool> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n FROM matches m JOIN matches s \
+             ON s.pair_id = m.pair_id AND s.id <> m.id \
+             WHERE m.id = $1 AND s.state = 'running'",
+        )
+        .bind(id)
+        .fetch_one(&self.pool)
+        .await?;
+        let n: i64 = row.try_get("n")?;
+        Ok(n > 0)
+    }
+
+    /// Puts a match just claimed back in the queue as if it had not been claimed.
+    async fn give_back(&self, id: i64, lease_token: &str) -> Result<()> {
+        sqlx::query(
+            "UPDATE matches SET state = 'queued', lease_token = NULL, lease_owner = NULL, \
+             lease_expires_at = NULL, started_at = NULL, attempt = attempt - 1 \
+             WHERE id = $1 AND state = 'running' AND lease_token = $2",
+        )
+        .bind(id)
+        .bind(lease_token)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
     }
 
     /// Extends a match lease; false if it is no longer this worker's.
