@@ -162,6 +162,9 @@ pub struct Contest {
     /// Uploads (and later replays) live here; the SQLite database too unless `--db` says
     /// otherwise.
     pub data_dir: PathBuf,
+    /// Not from the file: `arena-worker --drop-page-cache` (a machine's choice, not the
+    /// contest's): the worker empties the page cache after every match (`worker.rs`).
+    pub drop_page_cache: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -562,6 +565,7 @@ impl Contest {
             final_round,
             accounts,
             data_dir,
+            drop_page_cache: false,
         })
     }
 }

@@ -32,11 +32,22 @@ pub struct WorkerOptions {
     pub jobs: u64,
     /// Names the worker in the database; default `HOST:PID`.
     pub name: Option<String>,
+    /// Empty the machine's page cache after every match (root, one job: see
+    /// `arena::tournament::page_cache`).
+    pub drop_page_cache: bool,
 }
 
 /// Runs workers until SIGINT/SIGTERM: the first lets the matches under way finish and be
 /// stored, a second stops at once (their leases then run out and other workers replay them).
 pub async fn run(mut options: WorkerOptions) -> anyhow::Result<()> {
+    if options.drop_page_cache
+        && let Some(why) = arena::tournament::page_cache::unavailable(options.jobs as usize)
+    {
+        anyhow::bail!(
+            "--drop-page-cache: {}",
+            why.replace("page_cache = \"drop\"", "it")
+        );
+    }
     // Absolute: bots start in their own directories with paths into this one.
     options.data = std::path::absolute(&options.data)
         .with_context(|| format!("cannot resolve {}", options.data.display()))?;
@@ -88,6 +99,7 @@ pub async fn run(mut options: WorkerOptions) -> anyhow::Result<()> {
         )
         .map_err(|e| anyhow::anyhow!("the contest recorded by the server: {e}"))?;
         contest.data_dir = options.data.clone();
+        contest.drop_page_cache = options.drop_page_cache;
         check_sandbox(&record.toml, contest.sandbox)?;
         eprintln!(
             "arena-worker {name}: {} job(s) for {:?} ({}), data in {}",

@@ -26,6 +26,11 @@ struct Args {
     /// Names this worker in the database (default: HOST:PID).
     #[arg(long)]
     name: Option<String>,
+    /// Empty this machine's page cache after every match, so that the two halves of a
+    /// duplicate pair played here one after the other share nothing cached (needs root and
+    /// --jobs 1, and no other worker on this machine).
+    #[arg(long)]
+    drop_page_cache: bool,
 }
 
 fn main() -> ExitCode {
@@ -47,6 +52,7 @@ fn main() -> ExitCode {
         }
     };
     let options = WorkerOptions {
+        drop_page_cache: args.drop_page_cache,
         db,
         data: args.data,
         jobs: args.jobs,

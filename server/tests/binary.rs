@@ -190,3 +190,25 @@ fn an_organizer_can_give_an_account_a_new_setup_link() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no account named \"nobody\""));
 }
+
+/// `arena-worker --drop-page-cache` empties the machine's page cache after every match, which
+/// only protects the halves of a pair when nothing else plays on the machine meanwhile: more
+/// than one job is refused before anything starts.
+#[test]
+fn a_worker_that_drops_the_page_cache_plays_one_match_at_a_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_arena-worker"))
+        .args(["--drop-page-cache", "--jobs", "2", "--data"])
+        .arg(dir.path().join("data"))
+        .arg("--db")
+        .arg(format!("sqlite://{}", dir.path().join("db.sqlite").display()))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--drop-page-cache") && stderr.contains("--jobs 1"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("data").exists(), "refused before starting");
+}

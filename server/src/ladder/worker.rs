@@ -181,6 +181,17 @@ impl Worker {
             }
         };
         self.cleanup(claim.id);
+        if self.contest.drop_page_cache {
+            // The pair's other match deals the same cards, maybe next on this machine:
+            // nothing this match's bots cached may be there for it to find.
+            let dropped = tokio::task::spawn_blocking(arena::tournament::page_cache::drop_now)
+                .await
+                .map_err(std::io::Error::other)
+                .and_then(|done| done);
+            if let Err(e) = dropped {
+                tracing::error!("cannot empty the page cache after match {}: {e}", claim.id);
+            }
+        }
         let (result, replay) = match played {
             Ok(done) => done,
             Err(e) => {
