@@ -6,6 +6,7 @@
 mod bwrap;
 mod cgroup;
 mod command;
+mod cpu_watch;
 mod decision_stderr;
 mod descriptors;
 mod error;
@@ -42,7 +43,8 @@ pub use process::{BotProcess, ExitSummary};
 pub use report::SandboxReport;
 pub use run::{Completion, run_to_completion};
 pub use spec::{
-    BotSpec, DEFAULT_MAX_LINE_BYTES, DEFAULT_PATH, DEFAULT_STDERR_KEEP_BYTES, Limits, SandboxLevel,
+    BotSpec, CPUS_RANGE, DEFAULT_MAX_LINE_BYTES, DEFAULT_PATH, DEFAULT_STDERR_KEEP_BYTES, Limits,
+    SandboxLevel, millicpus,
 };
 pub use stderr::{SUMMARY_TAIL_BYTES, StderrSummary};
 pub use usage::peak_rss_kb;

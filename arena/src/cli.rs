@@ -339,9 +339,15 @@ pub struct LimitArgs {
     /// Disk per bot (MiB): the size of its private /tmp and of its directory under bwrap.
     #[arg(long, default_value_t = 256, value_parser = at_least_one::<u64>)]
     pub disk_mb: u64,
-    /// CPU time limit per bot (seconds) under the limits and bwrap sandboxes.
+    /// CPU time limit per bot (seconds), all its processes together (with cgroups; else per
+    /// process), under the limits and bwrap sandboxes.
     #[arg(long, default_value_t = 600, value_parser = at_least_one::<u64>)]
     pub cpu_seconds: u64,
+    /// CPUs per bot, all its processes together (0.01 to 1024; 0.5 is half of one), with an
+    /// equal share of contended cores for every bot, under the limits and bwrap sandboxes
+    /// (needs cgroups).
+    #[arg(long = "cpus", value_name = "CPUS", default_value = "1", value_parser = parse_cpus)]
+    pub millicpus: u64,
 }
 
 impl LimitArgs {
@@ -406,6 +412,15 @@ fn order_parser() -> impl TypedValueParser<Value = SequenceOrder> {
 
 /// A count or a limit where 0 makes no sense (0 hands, 0 jobs, 0 MiB of memory): refused
 /// on the command line rather than running a match that cannot be played.
+/// `--cpus`: a number of CPUs, as thousandths of a CPU.
+fn parse_cpus(text: &str) -> Result<u64, String> {
+    let cpus: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of CPUs such as 1 or 0.5"))?;
+    crate::bot::millicpus(cpus)
+}
+
 fn at_least_one<T>(text: &str) -> Result<T, String>
 where
     T: FromStr + Default + PartialEq,

@@ -89,6 +89,7 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         memory_bytes: Some(args.limits.memory_mb << 20),
         processes: Some(args.limits.max_processes),
         disk_bytes: Some(args.limits.disk_mb << 20),
+        millicpus: Some(args.limits.millicpus),
         ..bot_command::DEFAULT_LIMITS
     };
     // Under bwrap a bot sees none of these: the other seats' directories, the logs, the

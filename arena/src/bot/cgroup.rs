@@ -1,15 +1,24 @@
-//! Per-bot cgroups: a pids and a memory limit for the bot *and everything it starts*, and a way
-//! to kill every descendant (double-forked, `setsid`'d ones included), which process groups
-//! can't do.
+//! Per-bot cgroups: a pids, a memory and a CPU limit for the bot *and everything it starts*,
+//! its CPU time counted as a whole, and a way to kill every descendant (double-forked,
+//! `setsid`'d ones included), which process groups can't do.
 //!
 //! Layout: `<own>/teenpatti-arena-<arena pid>/<label>-<n>`, where `<own>` is the arena's own
 //! cgroup (from `/proc/self/cgroup`), never the hierarchy root. Both versions are supported,
 //! detected at run time ([`detect`], cached):
 //!
 //! * **v1** (hybrid machines such as CI): one directory per controller, in the `pids`,
-//!   `memory` and (for killing) `freezer` hierarchies, each optional.
+//!   `memory`, `cpu` and `cpuacct` (separate hierarchies or co-mounted as `cpu,cpuacct`) and
+//!   (for killing) `freezer` hierarchies, each optional. The CPU ones only for a bot with a
+//!   CPU limit: see [`CgroupLimits::wants_cpu`].
 //! * **v2**: one directory; `pids.max`, `memory.max` (+ `memory.swap.max` = 0,
-//!   `memory.oom.group` = 1) when those controllers can be enabled, and `cgroup.kill`.
+//!   `memory.oom.group` = 1), `cpu.max` and `cpu.weight` when those controllers can be
+//!   enabled, `cpu.stat` for CPU time and `cgroup.kill`.
+//!
+//! Why a CPU controller: without one, every process that calls `setsid()` is its own
+//! scheduler autogroup and gets as much CPU as a whole bot, so a bot with 150 spinning
+//! children takes nearly every core from its opponent. In a `cpu` cgroup autogroups no longer
+//! apply: the bot's processes share one weight, equal for every bot, and at most
+//! [`CgroupLimits::millicpus`] of CPU time (a CFS quota), however many processes it has.
 //!
 //! Anything missing (not root, read-only mount, controller not available or delegated) is a
 //! graceful fallback: [`BotCgroup::create`] returns `Ok(None)`, or a cgroup whose
@@ -25,8 +34,8 @@ use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
 use std::os::fd::{AsRawFd, BorrowedFd, OwnedFd, RawFd};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
@@ -42,6 +51,15 @@ const KILL_DEADLINE: Duration = Duration::from_secs(2);
 const RMDIR_DEADLINE: Duration = Duration::from_secs(1);
 /// The v2 leaf the arena moves itself into when its own cgroup must have no processes.
 const ARENA_LEAF: &str = "arena";
+/// The CFS period of the CPU quota: the kernel's default. A bot over its quota waits for the
+/// next period, so a shorter one would smooth its stalls at a higher scheduling cost.
+const CPU_PERIOD_US: u64 = 100_000;
+/// Every bot's weight: the default of each version, written anyway so that it is equal for
+/// every bot whatever the hierarchy's defaults.
+const CPU_SHARES_V1: u64 = 1024;
+const CPU_WEIGHT_V2: u64 = 100;
+/// Most directories one bot has: one per v1 hierarchy (pids, memory, freezer, cpu, cpuacct).
+const MAX_DIRS: usize = 5;
 
 /// Serialises creating a per-arena directory plus a bot directory in it against removing the
 /// per-arena directory after the last bot, so neither removes what the other just made.
@@ -56,6 +74,20 @@ pub struct CgroupLimits {
     pub pids: Option<u64>,
     /// Memory including page cache and tmpfs pages the bot wrote, without swap.
     pub memory_bytes: Option<u64>,
+    /// CPU bandwidth in thousandths of a CPU (1000: one CPU's worth of time per period, over
+    /// every process of the bot together); the weight is the same for every bot.
+    pub millicpus: Option<u64>,
+    /// CPU time of the bot and all it starts, together. The kernel does not enforce it: the
+    /// owner reads [`CpuTimeHandle::cpu_time`] and kills (see `bot::cpu_watch`).
+    pub cpu_seconds: Option<u64>,
+}
+
+impl CgroupLimits {
+    /// Whether the bot gets CPU directories (v1): only with a CPU limit, so that a bot run
+    /// without limits (the `none` level) is scheduled as it would be without a cgroup.
+    pub fn wants_cpu(&self) -> bool {
+        self.millicpus.is_some() || self.cpu_seconds.is_some()
+    }
 }
 
 /// Which cgroup version is in use.
@@ -74,6 +106,15 @@ pub struct CgroupReport {
     pub pids_max: Option<u64>,
     /// The memory limit actually written, `None` when none is in force.
     pub memory_max: Option<u64>,
+    /// The CPU quota actually written, in thousandths of a CPU; `None` when none is in force.
+    pub cpu_max_millicpus: Option<u64>,
+    /// The bot's CPU weight was written, the same for every bot (v1 `cpu.shares`, v2
+    /// `cpu.weight`): busy bots split contended cores equally, however many processes each
+    /// has.
+    pub cpu_equal_share: bool,
+    /// The CPU time of the whole cgroup is counted (v1 `cpuacct.usage`, v2 `cpu.stat`), so a
+    /// CPU time limit applies to the bot as a whole.
+    pub cpu_time_counted: bool,
 }
 
 /// Readings after (or during) a bot's run.
@@ -85,22 +126,32 @@ pub struct CgroupUsage {
     pub memory_limit_hit: bool,
     /// A fork or clone failed because of the pids limit.
     pub pids_limit_hit: bool,
+    /// CPU time of every process of the cgroup together, in microseconds.
+    pub cpu_time_us: Option<u64>,
+    /// The bot was killed for using more CPU time than its limit (see
+    /// [`CpuTimeHandle::kill_for_cpu_time`]).
+    pub cpu_limit_hit: bool,
 }
 
 /// Where the arena's own cgroups are, as found by [`detect`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum CgroupSupport {
-    /// Own directories in the v1 hierarchies that exist (at least one of pids and memory).
+    /// Own directories in the v1 hierarchies that exist (at least one of pids, memory and
+    /// cpu). `cpuacct` is `None` when it is co-mounted with `cpu` (the `cpu` directory has
+    /// both).
     V1 {
         pids: Option<PathBuf>,
         memory: Option<PathBuf>,
         freezer: Option<PathBuf>,
+        cpu: Option<PathBuf>,
+        cpuacct: Option<PathBuf>,
     },
     /// The own directory in the v2 hierarchy and which of our controllers it offers.
     V2 {
         own: PathBuf,
         pids: bool,
         memory: bool,
+        cpu: bool,
     },
 }
 
@@ -110,6 +161,9 @@ enum Kind {
     V1Pids,
     V1Memory,
     V1Freezer,
+    /// `cpu`, possibly co-mounted with `cpuacct` (then it has `cpuacct.usage` too).
+    V1Cpu,
+    V1Cpuacct,
     V2,
 }
 
@@ -119,7 +173,7 @@ enum Kind {
 /// spawn that runs [`CgroupEntry::enter`] has returned.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct CgroupEntry {
-    fds: [RawFd; 3],
+    fds: [RawFd; MAX_DIRS],
     len: usize,
 }
 
@@ -144,6 +198,10 @@ pub(crate) struct BotCgroup {
     dirs: Vec<(Kind, PathBuf)>,
     procs: Vec<OwnedFd>,
     report: CgroupReport,
+    /// The CPU time limit of the whole cgroup, for [`BotCgroup::cpu_time_limit`].
+    cpu_seconds: Option<u64>,
+    /// Set when the bot was killed for its CPU time (shared with the watcher's handle).
+    cpu_limit_hit: Arc<AtomicBool>,
 }
 
 impl BotCgroup {
@@ -172,22 +230,34 @@ impl BotCgroup {
             SERIAL.fetch_add(1, Ordering::Relaxed)
         );
         let parent_name = parent_name(getpid().as_raw_nonzero().get());
+        let no_cpu = &None;
         let (version, bases): (CgroupVersion, Vec<(Kind, &Path)>) = match support {
             CgroupSupport::V1 {
                 pids,
                 memory,
                 freezer,
-            } => (
-                CgroupVersion::V1,
-                [
-                    (Kind::V1Pids, pids),
-                    (Kind::V1Memory, memory),
-                    (Kind::V1Freezer, freezer),
-                ]
-                .into_iter()
-                .filter_map(|(k, p)| p.as_deref().map(|p| (k, p)))
-                .collect(),
-            ),
+                cpu,
+                cpuacct,
+            } => {
+                let (cpu, cpuacct) = if limits.wants_cpu() {
+                    (cpu, cpuacct)
+                } else {
+                    (no_cpu, no_cpu)
+                };
+                (
+                    CgroupVersion::V1,
+                    [
+                        (Kind::V1Pids, pids),
+                        (Kind::V1Memory, memory),
+                        (Kind::V1Freezer, freezer),
+                        (Kind::V1Cpu, cpu),
+                        (Kind::V1Cpuacct, cpuacct),
+                    ]
+                    .into_iter()
+                    .filter_map(|(k, p)| p.as_deref().map(|p| (k, p)))
+                    .collect(),
+                )
+            }
             CgroupSupport::V2 { own, .. } => (CgroupVersion::V2, vec![(Kind::V2, own.as_path())]),
         };
         let mut cg = BotCgroup {
@@ -197,7 +267,12 @@ impl BotCgroup {
                 version,
                 pids_max: None,
                 memory_max: None,
+                cpu_max_millicpus: None,
+                cpu_equal_share: false,
+                cpu_time_counted: false,
             },
+            cpu_seconds: limits.cpu_seconds,
+            cpu_limit_hit: Arc::new(AtomicBool::new(false)),
         };
         {
             let _guard = PARENTS.lock().unwrap_or_else(|e| e.into_inner());
@@ -211,10 +286,15 @@ impl BotCgroup {
                         continue;
                     }
                 };
-                if let CgroupSupport::V2 { own, pids, memory } = support
+                if let CgroupSupport::V2 {
+                    own,
+                    pids,
+                    memory,
+                    cpu,
+                } = support
                     && made_parent
                 {
-                    enable_v2_controllers(own, &parent, *pids, *memory);
+                    enable_v2_controllers(own, &parent, *pids, *memory, *cpu);
                 }
                 let dir = parent.join(&name);
                 if let Err(e) = fs::create_dir(&dir) {
@@ -262,6 +342,9 @@ impl BotCgroup {
                     _ => {}
                 }
             }
+            if limits.wants_cpu() {
+                limit_cpu(&mut cg.report, *kind, dir, limits.millicpus)?;
+            }
         }
         for (_, dir) in &cg.dirs {
             let path = dir.join("cgroup.procs");
@@ -277,7 +360,7 @@ impl BotCgroup {
     /// The fds for the child's `pre_exec` hook; see [`CgroupEntry::enter`].
     pub(crate) fn entry(&self) -> CgroupEntry {
         let mut entry = CgroupEntry {
-            fds: [-1; 3],
+            fds: [-1; MAX_DIRS],
             len: 0,
         };
         for (slot, fd) in entry.fds.iter_mut().zip(&self.procs) {
@@ -294,34 +377,51 @@ impl BotCgroup {
     /// v2: `cgroup.kill`. v1: `pids.max` = 0 first (no new forks), then the freezer if mounted
     /// (freeze, SIGKILL each, thaw), then SIGKILL what `cgroup.procs` lists until it is empty.
     pub(crate) fn kill_all(&self) {
-        let deadline = Instant::now() + KILL_DEADLINE;
-        for (kind, dir) in &self.dirs {
-            if *kind == Kind::V1Pids {
-                let _ = write_file(&dir.join("pids.max"), "0");
-            }
-        }
-        // Freezer first: it is the one without a pid-reuse race.
-        let mut ordered: Vec<&Path> = Vec::with_capacity(self.dirs.len());
-        ordered.extend(
-            self.dirs
-                .iter()
-                .filter(|(k, _)| *k == Kind::V1Freezer)
-                .map(|(_, d)| d.as_path()),
-        );
-        ordered.extend(
-            self.dirs
-                .iter()
-                .filter(|(k, _)| *k != Kind::V1Freezer)
-                .map(|(_, d)| d.as_path()),
-        );
-        for dir in ordered {
-            kill_dir(dir, deadline);
-        }
+        kill_dirs(&self.dirs);
     }
 
-    /// Peak memory and whether the limits were hit.
+    /// What a CPU time watcher needs, with the limit to hold the bot to: `None` when the bot
+    /// has no CPU time limit or its CPU time is not counted here.
+    pub(crate) fn cpu_time_limit(&self) -> Option<(CpuTimeHandle, Duration)> {
+        let limit = Duration::from_secs(self.cpu_seconds?);
+        let meter = self.cpu_meter()?;
+        // Processes of the cgroup run on at most this many CPUs at once: the quota's, else
+        // every CPU of the machine.
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+        let max_millicpus = self
+            .report
+            .cpu_max_millicpus
+            .map_or(cpus * 1000, |m| m.min(cpus * 1000));
+        let handle = CpuTimeHandle {
+            meter,
+            dirs: self.dirs.clone(),
+            hit: Arc::clone(&self.cpu_limit_hit),
+            max_millicpus,
+        };
+        Some((handle, limit))
+    }
+
+    /// Where the CPU time of the whole cgroup is read.
+    fn cpu_meter(&self) -> Option<CpuMeter> {
+        self.dirs.iter().find_map(|(kind, dir)| match kind {
+            Kind::V1Cpu | Kind::V1Cpuacct if dir.join("cpuacct.usage").exists() => {
+                Some(CpuMeter::V1(dir.join("cpuacct.usage")))
+            }
+            Kind::V2 if dir.join("cpu.stat").exists() => Some(CpuMeter::V2(dir.join("cpu.stat"))),
+            _ => None,
+        })
+    }
+
+    /// Peak memory, CPU time and whether the limits were hit.
     pub(crate) fn usage(&self) -> CgroupUsage {
-        let mut usage = CgroupUsage::default();
+        let mut usage = CgroupUsage {
+            cpu_time_us: self
+                .cpu_meter()
+                .and_then(|m| m.read())
+                .map(|t| t.as_micros() as u64),
+            cpu_limit_hit: self.cpu_limit_hit.load(Ordering::Relaxed),
+            ..CgroupUsage::default()
+        };
         for (kind, dir) in &self.dirs {
             match kind {
                 Kind::V1Memory => {
@@ -342,7 +442,7 @@ impl BotCgroup {
                     usage.pids_limit_hit =
                         read_key(&dir.join("pids.events"), "max").unwrap_or(0) > 0;
                 }
-                Kind::V1Freezer => {}
+                Kind::V1Freezer | Kind::V1Cpu | Kind::V1Cpuacct => {}
             }
         }
         usage
@@ -386,6 +486,113 @@ impl Drop for BotCgroup {
     }
 }
 
+/// Writes the equal weight and the quota of `millicpus` into a CPU directory, and notes
+/// whether its CPU time is counted. A quota the kernel refuses (v1: more than an
+/// ancestor's, as in a container limited to less) is left out of force, not an error:
+/// the ancestor's bounds the bot then, and the report says no quota is in force.
+fn limit_cpu(
+    report: &mut CgroupReport,
+    kind: Kind,
+    dir: &Path,
+    millicpus: Option<u64>,
+) -> Result<(), String> {
+    // The kernel's smallest quota is 1 ms.
+    let quota = millicpus.map(|m| (m.saturating_mul(CPU_PERIOD_US) / 1000).max(1000));
+    match kind {
+        Kind::V1Cpu => {
+            if dir.join("cpu.shares").exists() {
+                write_file(&dir.join("cpu.shares"), &CPU_SHARES_V1.to_string())?;
+                report.cpu_equal_share = true;
+            }
+            if let Some(quota) = quota
+                && dir.join("cpu.cfs_quota_us").exists()
+            {
+                let written =
+                    write_file(&dir.join("cpu.cfs_period_us"), &CPU_PERIOD_US.to_string())
+                        .and_then(|()| {
+                            write_file(&dir.join("cpu.cfs_quota_us"), &quota.to_string())
+                        });
+                match written {
+                    Ok(()) => report.cpu_max_millicpus = millicpus,
+                    Err(e) => tracing::debug!("no CPU quota: {e}"),
+                }
+            }
+            report.cpu_time_counted |= dir.join("cpuacct.usage").exists();
+        }
+        Kind::V1Cpuacct => {
+            report.cpu_time_counted |= dir.join("cpuacct.usage").exists();
+        }
+        Kind::V2 => {
+            if dir.join("cpu.weight").exists() {
+                write_file(&dir.join("cpu.weight"), &CPU_WEIGHT_V2.to_string())?;
+                report.cpu_equal_share = true;
+            }
+            if let Some(quota) = quota
+                && dir.join("cpu.max").exists()
+            {
+                match write_file(&dir.join("cpu.max"), &format!("{quota} {CPU_PERIOD_US}")) {
+                    Ok(()) => report.cpu_max_millicpus = millicpus,
+                    Err(e) => tracing::debug!("no CPU quota: {e}"),
+                }
+            }
+            // Core file: there without the cpu controller too.
+            report.cpu_time_counted |= dir.join("cpu.stat").exists();
+        }
+        Kind::V1Pids | Kind::V1Memory | Kind::V1Freezer => {}
+    }
+    Ok(())
+}
+
+/// The file that holds a cgroup's CPU time.
+#[derive(Debug, Clone)]
+enum CpuMeter {
+    /// `cpuacct.usage`: nanoseconds.
+    V1(PathBuf),
+    /// `cpu.stat`: `usage_usec`.
+    V2(PathBuf),
+}
+
+impl CpuMeter {
+    fn read(&self) -> Option<Duration> {
+        match self {
+            CpuMeter::V1(path) => read_u64(path).map(Duration::from_nanos),
+            CpuMeter::V2(path) => read_key(path, "usage_usec").map(Duration::from_micros),
+        }
+    }
+}
+
+/// A bot's CPU time and the means to kill it, apart from its [`BotCgroup`] so that a watcher
+/// task can own it. Once the cgroup is gone it reads nothing and kills nothing.
+#[derive(Debug, Clone)]
+pub(crate) struct CpuTimeHandle {
+    meter: CpuMeter,
+    dirs: Vec<(Kind, PathBuf)>,
+    hit: Arc<AtomicBool>,
+    /// Most CPU time the cgroup can use per second of wall time, in thousandths.
+    max_millicpus: u64,
+}
+
+impl CpuTimeHandle {
+    /// CPU time of every process of the cgroup together (the exited ones included); `None`
+    /// once the cgroup is gone.
+    pub(crate) fn cpu_time(&self) -> Option<Duration> {
+        self.meter.read()
+    }
+
+    /// The soonest the cgroup can go from `used` to beyond `limit`, at its most CPUs.
+    pub(crate) fn soonest_over(&self, used: Duration, limit: Duration) -> Duration {
+        let left = limit.saturating_sub(used);
+        left.mul_f64(1000.0 / self.max_millicpus.max(1) as f64)
+    }
+
+    /// Kills every process of the cgroup (as [`BotCgroup::kill_all`]; blocks up to 2 s) and
+    /// marks it as killed for its CPU time ([`CgroupUsage::cpu_limit_hit`]).
+    pub(crate) fn kill_for_cpu_time(&self) {
+        self.hit.store(true, Ordering::Relaxed);
+        kill_dirs(&self.dirs);
+    }
+}
+
 impl CgroupSupport {
     /// The v2 hierarchy mounted at `mount` (tests: the hybrid `/sys/fs/cgroup/unified`).
     #[cfg(test)]
@@ -402,7 +609,9 @@ impl CgroupSupport {
                 pids,
                 memory,
                 freezer,
-            } => [pids, memory, freezer]
+                cpu,
+                cpuacct,
+            } => [pids, memory, freezer, cpu, cpuacct]
                 .into_iter()
                 .filter_map(|p| p.as_deref())
                 .collect(),
@@ -425,21 +634,51 @@ pub fn planned(limits: &CgroupLimits) -> Option<CgroupReport> {
     if !usable {
         return None;
     }
-    let (version, pids, memory) = match detect().ok()? {
-        CgroupSupport::V1 { pids, memory, .. } => {
-            (CgroupVersion::V1, pids.is_some(), memory.is_some())
+    let (version, pids, memory, cpu, counted) = match detect().ok()? {
+        CgroupSupport::V1 {
+            pids,
+            memory,
+            cpu,
+            cpuacct,
+            ..
+        } => {
+            // Co-mounted, `cpuacct` is `None` and the `cpu` directory counts.
+            let counted = cpuacct.as_ref().or(cpu.as_ref());
+            (
+                CgroupVersion::V1,
+                pids.is_some(),
+                memory.is_some(),
+                cpu.is_some(),
+                counted.is_some_and(|d| d.join("cpuacct.usage").exists()),
+            )
         }
-        CgroupSupport::V2 { pids, memory, .. } => (CgroupVersion::V2, *pids, *memory),
+        CgroupSupport::V2 {
+            own,
+            pids,
+            memory,
+            cpu,
+        } => (
+            CgroupVersion::V2,
+            *pids,
+            *memory,
+            *cpu,
+            own.join("cpu.stat").exists(),
+        ),
     };
+    let wants_cpu = limits.wants_cpu();
     Some(CgroupReport {
         version,
         pids_max: limits.pids.filter(|_| pids),
         memory_max: limits.memory_bytes.filter(|_| memory),
+        cpu_max_millicpus: limits.millicpus.filter(|_| cpu),
+        cpu_equal_share: wants_cpu && cpu,
+        cpu_time_counted: wants_cpu && counted,
     })
 }
 
 /// The arena's cgroups, detected once: v2 when its own v2 cgroup offers pids or memory, else
-/// v1 when a pids or memory hierarchy is mounted, else v2 without controllers (killing only).
+/// v1 when a pids, memory or cpu hierarchy is mounted, else v2 without controllers (killing
+/// and counting CPU time only).
 pub(crate) fn detect() -> Result<&'static CgroupSupport, String> {
     static SUPPORT: OnceLock<Result<CgroupSupport, String>> = OnceLock::new();
     SUPPORT
@@ -449,9 +688,12 @@ pub(crate) fn detect() -> Result<&'static CgroupSupport, String> {
 }
 
 fn detect_uncached() -> Result<CgroupSupport, String> {
-    let cgroup = read("/proc/self/cgroup")?;
-    let mountinfo = read("/proc/self/mountinfo")?;
-    let mut v1 = [None, None, None];
+    support_from(&read("/proc/self/cgroup")?, &read("/proc/self/mountinfo")?)
+}
+
+/// [`detect`] from the texts of `/proc/self/cgroup` and `/proc/self/mountinfo`.
+fn support_from(cgroup: &str, mountinfo: &str) -> Result<CgroupSupport, String> {
+    let mut v1 = [None, None, None, None, None];
     let mut v2 = None;
     for line in mountinfo.lines() {
         let Some((left, right)) = line.split_once(" - ") else {
@@ -465,15 +707,16 @@ fn detect_uncached() -> Result<CgroupSupport, String> {
         };
         match *fstype {
             "cgroup2" if v2.is_none() => {
-                if let Some(own) = own_path(&cgroup, |c| c.is_empty()) {
+                if let Some(own) = own_path(cgroup, |c| c.is_empty()) {
                     v2 = Some(join_own(mount, root, &own));
                 }
             }
             "cgroup" => {
                 let opts = right.get(2).copied().unwrap_or("");
-                for (slot, ctrl) in v1.iter_mut().zip(["pids", "memory", "freezer"]) {
+                let ctrls = ["pids", "memory", "freezer", "cpu", "cpuacct"];
+                for (slot, ctrl) in v1.iter_mut().zip(ctrls) {
                     if slot.is_none() && opts.split(',').any(|o| o == ctrl) {
-                        let own = own_path(&cgroup, |c| c.split(',').any(|c| c == ctrl));
+                        let own = own_path(cgroup, |c| c.split(',').any(|c| c == ctrl));
                         *slot = own
                             .map(|own| join_own(mount, root, &own))
                             .filter(|p| p.is_dir());
@@ -489,15 +732,19 @@ fn detect_uncached() -> Result<CgroupSupport, String> {
     {
         return Ok(s.clone());
     }
-    let [pids, memory, freezer] = v1;
-    if pids.is_some() || memory.is_some() {
+    let [pids, memory, freezer, cpu, cpuacct] = v1;
+    // Co-mounted (`cpu,cpuacct`): one directory, made once, serves both.
+    let cpuacct = cpuacct.filter(|acct| cpu.as_ref() != Some(acct));
+    if pids.is_some() || memory.is_some() || cpu.is_some() {
         return Ok(CgroupSupport::V1 {
             pids,
             memory,
             freezer,
+            cpu,
+            cpuacct,
         });
     }
-    v2.ok_or_else(|| "no cgroup v2 mount and no v1 pids or memory hierarchy".to_string())
+    v2.ok_or_else(|| "no cgroup v2 mount and no v1 pids, memory or cpu hierarchy".to_string())
 }
 
 fn v2_support(own: PathBuf) -> Result<CgroupSupport, String> {
@@ -506,6 +753,7 @@ fn v2_support(own: PathBuf) -> Result<CgroupSupport, String> {
     Ok(CgroupSupport::V2 {
         pids: has("pids"),
         memory: has("memory"),
+        cpu: has("cpu"),
         own,
     })
 }
@@ -529,40 +777,45 @@ fn join_own(mount: &str, root: &str, own: &str) -> PathBuf {
     Path::new(mount).join(rel.trim_start_matches('/'))
 }
 
-/// v2: lets `parent` (just created) hand pids and memory to its children. `<own>` must have
-/// them in its `subtree_control` too, which the kernel refuses while `<own>` has processes
-/// (unless it is the root): then the arena moves itself into `parent/arena` first. Failure
-/// just leaves the limits out of force.
-fn enable_v2_controllers(own: &Path, parent: &Path, pids: bool, memory: bool) {
-    let wanted: Vec<&str> = [("pids", pids), ("memory", memory)]
+/// v2: lets `parent` (just created) hand pids, memory and cpu to its children. `<own>` must
+/// have them in its `subtree_control` too, which the kernel refuses while `<own>` has
+/// processes (unless it is the root): then the arena moves itself into `parent/arena` first.
+/// One controller at a time, so that one the kernel refuses (cpu, while a realtime process
+/// is about) leaves the others in force. Failure just leaves that limit out of force.
+fn enable_v2_controllers(own: &Path, parent: &Path, pids: bool, memory: bool, cpu: bool) {
+    let wanted: Vec<&str> = [("pids", pids), ("memory", memory), ("cpu", cpu)]
         .into_iter()
         .filter_map(|(c, ok)| ok.then_some(c))
         .collect();
-    if wanted.is_empty() {
-        return;
-    }
-    let enable = |dir: &Path| -> io::Result<()> {
-        let line: Vec<String> = wanted.iter().map(|c| format!("+{c}")).collect();
-        write_file_io(&dir.join("cgroup.subtree_control"), &line.join(" "))
+    let enable = |dir: &Path, ctrl: &str| -> io::Result<()> {
+        write_file_io(&dir.join("cgroup.subtree_control"), &format!("+{ctrl}"))
     };
-    if let Err(e) = enable(own) {
-        if e.raw_os_error() != Some(Errno::BUSY.raw_os_error()) {
-            tracing::debug!("cgroup v2 {}: {e}", own.display());
-            return;
+    let mut moved = false;
+    let mut enabled = Vec::with_capacity(wanted.len());
+    for ctrl in wanted {
+        let mut result = enable(own, ctrl);
+        if !moved
+            && let Err(e) = &result
+            && e.raw_os_error() == Some(Errno::BUSY.raw_os_error())
+        {
+            let leaf = parent.join(ARENA_LEAF);
+            result = fs::create_dir(&leaf)
+                .and_then(|()| write_file_io(&leaf.join("cgroup.procs"), "0"))
+                .and_then(|()| enable(own, ctrl));
+            moved = true;
         }
-        let leaf = parent.join(ARENA_LEAF);
-        let moved =
-            fs::create_dir(&leaf).and_then(|()| write_file_io(&leaf.join("cgroup.procs"), "0"));
-        if let Err(e) = moved.and_then(|()| enable(own)) {
-            tracing::debug!(
-                "cgroup v2: can't enable controllers under {}: {e}",
+        match result {
+            Ok(()) => enabled.push(ctrl),
+            Err(e) => tracing::debug!(
+                "cgroup v2: can't enable {ctrl} under {}: {e}",
                 own.display()
-            );
-            return;
+            ),
         }
     }
-    if let Err(e) = enable(parent) {
-        tracing::debug!("cgroup v2 {}: {e}", parent.display());
+    for ctrl in enabled {
+        if let Err(e) = enable(parent, ctrl) {
+            tracing::debug!("cgroup v2 {} {ctrl}: {e}", parent.display());
+        }
     }
 }
 
@@ -669,6 +922,24 @@ fn process_alive(pid: i32) -> bool {
         return false;
     };
     matches!(test_kill_process(p), Ok(()) | Err(Errno::PERM))
+}
+
+/// Kills every process of one bot's directories: `pids.max` = 0 first (no new forks), then
+/// the freezer's directory (the one without a pid-reuse race), then the others.
+fn kill_dirs(dirs: &[(Kind, PathBuf)]) {
+    let deadline = Instant::now() + KILL_DEADLINE;
+    for (kind, dir) in dirs {
+        if *kind == Kind::V1Pids {
+            let _ = write_file(&dir.join("pids.max"), "0");
+        }
+    }
+    let frozen_first = dirs
+        .iter()
+        .filter(|(k, _)| *k == Kind::V1Freezer)
+        .chain(dirs.iter().filter(|(k, _)| *k != Kind::V1Freezer));
+    for (_, dir) in frozen_first {
+        kill_dir(dir, deadline);
+    }
 }
 
 /// Kills every process in one cgroup directory: `cgroup.kill` (v2, 5.14+) or the freezer if

@@ -12,6 +12,7 @@ use tokio::process::Command;
 
 use super::bwrap::{BwrapPlan, Hidden, SYSTEM_DIRS, bwrap_args, under_hidden};
 use super::cgroup::{BotCgroup, CgroupLimits};
+use super::cpu_watch::CpuWatch;
 use super::error::SpawnError;
 use super::identity::{BotUid, running_as_root};
 use super::limits::{self, ChildSetup};
@@ -34,6 +35,9 @@ pub(crate) struct Held {
     pub uid: Option<BotUid>,
     /// The seccomp program given to bwrap; needed only until spawn returns.
     pub seccomp: Option<std::fs::File>,
+    /// Kills the bot once its cgroup has used more than its CPU time limit; started once the
+    /// bot runs. Before `cgroup`, so that it stops before the cgroup goes.
+    pub cpu_watch: Option<CpuWatch>,
     /// The bot's cgroup: its limits, and the way to kill every descendant.
     pub cgroup: Option<BotCgroup>,
     /// Under bwrap: the FIFO that is the bot's stdout.
@@ -105,6 +109,8 @@ pub(crate) fn prepare(spec: &BotSpec) -> Result<Prepared, SpawnError> {
             _ => CgroupLimits {
                 pids: spec.limits.processes,
                 memory_bytes: spec.limits.memory_bytes,
+                millicpus: spec.limits.millicpus,
+                cpu_seconds: spec.limits.cpu_seconds,
             },
         };
         held.cgroup = BotCgroup::create(&spec.name, &limits)

@@ -16,6 +16,7 @@ use tokio_util::codec::{FramedRead, LinesCodec, LinesCodecError};
 
 use super::cgroup::CgroupUsage;
 use super::command::{self, Prepared};
+use super::cpu_watch::CpuWatch;
 use super::decision_stderr::DecisionStderr;
 use super::error::{ReadError, SpawnError, WriteError};
 use super::group::{self, GroupGuard};
@@ -133,6 +134,7 @@ impl BotProcess {
         let mut held = held;
         // bwrap has read its seccomp program (or never will): no need to keep it open.
         held.seccomp = None;
+        held.cpu_watch = held.cgroup.as_ref().and_then(CpuWatch::start);
         let stdout = match held.stdout_fifo.as_mut().and_then(StdoutFifo::take_reader) {
             Some(fifo) => BotStdout::Fifo(fifo),
             None => BotStdout::Pipe(child.stdout.take().expect("stdout is piped")),

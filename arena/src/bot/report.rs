@@ -33,6 +33,12 @@ pub struct SandboxReport {
     pub file_size_max_bytes: Option<u64>,
     pub open_files_max: Option<u64>,
     pub cpu_seconds_max: Option<u64>,
+    /// `bot`: the CPU time of all the bot's processes together (its cgroup counts it), else
+    /// `process` (`RLIMIT_CPU` alone).
+    pub cpu_seconds_per: &'static str,
+    /// CPU bandwidth of the bot and all it starts, in thousandths of a CPU (1000: one CPU's
+    /// worth of time); `null` when nothing bounds it (no cgroup `cpu` controller).
+    pub cpu_max_millicpus: Option<u64>,
 }
 
 impl SandboxReport {
@@ -45,6 +51,8 @@ impl SandboxReport {
                 planned(&CgroupLimits {
                     pids: limits.processes,
                     memory_bytes: limits.memory_bytes,
+                    millicpus: limits.millicpus,
+                    cpu_seconds: limits.cpu_seconds,
                 })
             })
             .flatten();
@@ -69,6 +77,12 @@ impl SandboxReport {
             file_size_max_bytes: on(limits.file_size_bytes),
             open_files_max: on(limits.open_files),
             cpu_seconds_max: on(limits.cpu_seconds),
+            cpu_seconds_per: if cgroup.is_some_and(|c| c.cpu_time_counted) {
+                "bot"
+            } else {
+                "process"
+            },
+            cpu_max_millicpus: cgroup.and_then(|c| c.cpu_max_millicpus),
         }
     }
 
@@ -105,6 +119,13 @@ impl SandboxReport {
         }
         if let Some(bytes) = self.disk_max_bytes {
             parts.push(format!("{} MiB disk", bytes >> 20));
+        }
+        if let Some(millicpus) = self.cpu_max_millicpus {
+            let cpus = millicpus as f64 / 1000.0;
+            parts.push(format!(
+                "{cpus} CPU{}",
+                if millicpus == 1000 { "" } else { "s" }
+            ));
         }
         format!("sandbox {level}: {}", parts.join(", "))
     }

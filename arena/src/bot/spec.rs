@@ -93,17 +93,25 @@ impl BotSpec {
     }
 }
 
-/// Resource limits (setrlimit, inherited by everything the bot starts). `None` leaves the
-/// arena's own limit in place. Core dumps are always disabled when limits apply.
+/// Resource limits (setrlimit, inherited by everything the bot starts, and the bot's cgroup
+/// where cgroups are usable). `None` leaves the arena's own limit in place. Core dumps are
+/// always disabled when limits apply.
 ///
 /// Wall-clock deadlines remain the main defence: `cpu_seconds` stops busy loops only, never a
 /// bot blocked in `sleep`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Limits {
-    /// `RLIMIT_CPU` soft limit (the bot gets SIGXCPU); the hard limit one second later
-    /// (SIGKILL).
+    /// CPU time of the bot and everything it starts, together: with a cgroup that counts it,
+    /// the whole bot is killed once it has used more (then `cgroup_usage.cpu_limit_hit`).
+    /// Also each process's `RLIMIT_CPU` soft limit (SIGXCPU), with the hard limit one second
+    /// later (SIGKILL): the only bound without cgroups.
     pub cpu_seconds: Option<u64>,
+    /// CPU bandwidth of the bot and everything it starts, together, in thousandths of a CPU
+    /// (1000: at most one CPU's worth of time, however many processes run): a cgroup CFS
+    /// quota, with the same weight for every bot, so that a bot's spinning children cannot
+    /// take the cores its opponent is thinking on. Needs cgroups with a `cpu` controller.
+    pub millicpus: Option<u64>,
     /// `RLIMIT_DATA`: heap, brk and, on Linux >= 4.7, private writable mappings. We don't use
     /// `RLIMIT_AS`: runtimes that reserve large address ranges up front (the JVM, Node/V8, Go,
     /// some allocators) fail at startup under it even though they would use little memory.
@@ -121,6 +129,23 @@ pub struct Limits {
     /// (tmpfs sizes at [`SandboxLevel::Bwrap`]; their pages also count as the bot's memory
     /// in its cgroup). At [`SandboxLevel::Limits`] only `file_size_bytes` bounds writing.
     pub disk_bytes: Option<u64>,
+}
+
+/// Fewest and most CPUs [`Limits::millicpus`] may name: the kernel's smallest quota is 1 %
+/// of a CPU (1 ms per 100 ms period); more than 1024 CPUs is a typo, not a machine.
+pub const CPUS_RANGE: (f64, f64) = (0.01, 1024.0);
+
+/// A number of CPUs as the operator writes it (`1`, `0.5`, `2.25`) in thousandths of a CPU,
+/// for [`Limits::millicpus`]; an error that says what is accepted otherwise.
+pub fn millicpus(cpus: f64) -> Result<u64, String> {
+    let (min, max) = CPUS_RANGE;
+    if !cpus.is_finite() || !(min..=max).contains(&cpus) {
+        return Err(format!(
+            "{cpus} is not a number of CPUs from {min} to {max} (1 is one CPU's worth of time \
+             for the bot and all it starts, 0.5 half of one)"
+        ));
+    }
+    Ok((cpus * 1000.0).round() as u64)
 }
 
 /// How much isolation a bot gets. What each level does *not* contain matters as much as
@@ -157,4 +182,25 @@ pub enum SandboxLevel {
     /// size; no capability; the seccomp filter; [`BotSpec::hidden`] masked. The default
     /// wherever it works.
     Bwrap,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cpus_become_millicpus_within_the_range() {
+        assert_eq!(millicpus(1.0), Ok(1000));
+        assert_eq!(millicpus(0.5), Ok(500));
+        assert_eq!(millicpus(0.01), Ok(10));
+        assert_eq!(millicpus(2.2505), Ok(2251));
+        assert_eq!(millicpus(1024.0), Ok(1_024_000));
+        for bad in [0.0, 0.009, -1.0, 1024.5, f64::NAN, f64::INFINITY] {
+            let error = millicpus(bad).unwrap_err();
+            assert!(
+                error.contains("not a number of CPUs from 0.01 to 1024"),
+                "{error}"
+            );
+        }
+    }
 }

@@ -461,6 +461,10 @@ impl<'a> Referee<'a> {
             if let Some(connection) = state.connection.take() {
                 let exit = connection.close(Duration::ZERO).await;
                 fault.stderr = exit.stderr.excerpt();
+                // The arena's own kill for the bot's CPU time looks like any SIGKILL: say so.
+                if exit.cgroup_usage.is_some_and(|u| u.cpu_limit_hit) {
+                    fault.detail.push_str(CPU_LIMIT_REACHED);
+                }
             }
         }
         self.record_fault(hand, seat, &fault)?;
@@ -668,9 +672,16 @@ fn describe_exit(exit: &crate::bot::ExitSummary) -> String {
         if usage.pids_limit_hit {
             text.push_str("; it reached its process limit");
         }
+        if usage.cpu_limit_hit {
+            text.push_str(CPU_LIMIT_REACHED);
+        }
     }
     text
 }
+
+/// Added to a crash's detail when the arena killed the bot for its CPU time.
+const CPU_LIMIT_REACHED: &str =
+    "; it reached its CPU time limit (all its processes together): killed by the arena";
 
 #[cfg(test)]
 mod tests {
@@ -699,10 +710,23 @@ mod tests {
             memory_peak_bytes: Some(1 << 30),
             memory_limit_hit: true,
             pids_limit_hit: true,
+            cpu_time_us: Some(2_000_000),
+            cpu_limit_hit: false,
         });
         assert_eq!(
             describe_exit(&exit),
             "exit code 137; it reached its memory limit; it reached its process limit"
+        );
+        exit.code = None;
+        exit.signal = Some(9);
+        exit.cgroup_usage = Some(CgroupUsage {
+            cpu_limit_hit: true,
+            ..CgroupUsage::default()
+        });
+        assert_eq!(
+            describe_exit(&exit),
+            "signal 9; it reached its CPU time limit (all its processes together): killed by \
+             the arena"
         );
     }
 }

@@ -128,6 +128,8 @@ impl TimeSection {
 pub struct LimitsSection {
     pub memory_mb: Option<Spanned<u64>>,
     pub cpu_seconds: Option<Spanned<u64>>,
+    /// CPUs per bot: an integer or a fraction (`cpus = 0.5`).
+    pub cpus: Option<Spanned<f64>>,
     pub file_size_mb: Option<Spanned<u64>>,
     pub open_files: Option<Spanned<u64>>,
     pub processes: Option<Spanned<u64>>,
@@ -145,7 +147,20 @@ impl LimitsSection {
             open_files: Some(positive(&self.open_files, "limits.open_files", 256)?),
             processes: Some(positive(&self.processes, "limits.processes", 256)?),
             disk_bytes: Some(positive(&self.disk_mb, "limits.disk_mb", 256)? << 20),
+            millicpus: Some(self.millicpus()?),
         })
+    }
+
+    /// `cpus` in thousandths of a CPU; one CPU where the section is silent.
+    fn millicpus(&self) -> Result<u64, SectionError> {
+        match &self.cpus {
+            None => Ok(crate::bot_command::DEFAULT_LIMITS.millicpus.unwrap_or(1000)),
+            Some(v) => crate::bot::millicpus(*v.get_ref()).map_err(|message| SectionError {
+                span: Some(v.span()),
+                field: "limits.cpus".into(),
+                message,
+            }),
+        }
     }
 
     /// The largest stderr log per bot process, in KiB.

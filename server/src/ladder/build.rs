@@ -348,6 +348,8 @@ fn build_limits(time_seconds: u64, memory_bytes: u64) -> Limits {
         open_files: Some(1024),
         processes: Some(128),
         disk_bytes: Some(512 << 20),
+        // A build runs before its bot plays and may use every core (`make -j`).
+        millicpus: None,
     }
 }
 

@@ -106,7 +106,7 @@ fn cgroup_pids_limit_stops_a_fork_bomb() {
         "pids",
         CgroupLimits {
             pids: Some(50),
-            memory_bytes: None,
+            ..CgroupLimits::default()
         },
     ) else {
         return;
@@ -151,8 +151,8 @@ fn cgroup_memory_limit_kills_a_hog() {
     let Some(cg) = create_or_skip(
         "memory",
         CgroupLimits {
-            pids: None,
             memory_bytes: Some(limit),
+            ..CgroupLimits::default()
         },
     ) else {
         return;
@@ -175,6 +175,186 @@ fn cgroup_memory_limit_kills_a_hog() {
     let peak = usage.memory_peak_bytes.unwrap();
     assert!(peak <= limit + (1 << 20), "peak {peak}");
     assert!(peak >= limit / 2, "peak {peak}");
+}
+
+/// The directory of `kind` in `cg`.
+fn dir_of(cg: &BotCgroup, kind: Kind) -> Option<&Path> {
+    cg.dirs
+        .iter()
+        .find(|(k, _)| *k == kind)
+        .map(|(_, d)| d.as_path())
+}
+
+/// A cgroup with CPU limits, or `None` (skipped) where this machine has no `cpu` controller.
+fn cpu_cgroup_or_skip(test: &str, limits: CgroupLimits) -> Option<BotCgroup> {
+    let cg = create_or_skip(test, limits)?;
+    if !cg.report().cpu_equal_share {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{test}: no cpu controller under CI: {:?}",
+            cg.report()
+        );
+        eprintln!("skipping {test}: no cpu controller");
+        return None;
+    }
+    Some(cg)
+}
+
+#[test]
+fn cgroup_detects_cpu_and_cpuacct_separate_or_co_mounted() {
+    let root = tempfile::tempdir().unwrap();
+    let at = |name: &str| {
+        let dir = root.path().join(name);
+        fs::create_dir_all(dir.join("own")).unwrap();
+        dir.display().to_string()
+    };
+    let (cpu, acct, both, pids) = (at("cpu"), at("cpuacct"), at("both"), at("pids"));
+    let line = |id: u32, mount: &str, opts: &str| {
+        format!("{id} 1 0:{id} / {mount} rw,relatime - cgroup cgroup rw,{opts}\n")
+    };
+    // This machine's layout: separate hierarchies (and a `cpuset` that must not count).
+    let separate = [
+        line(32, &cpu, "cpu"),
+        line(33, &acct, "cpuacct"),
+        line(34, "/nonexistent", "cpuset"),
+        line(39, &pids, "pids"),
+    ]
+    .concat();
+    let cgroup = "8:pids:/own\n3:cpuset:/\n2:cpuacct:/own\n1:cpu:/own\n0::/\n";
+    let CgroupSupport::V1 {
+        cpu: c, cpuacct: a, ..
+    } = support_from(cgroup, &separate).unwrap()
+    else {
+        panic!("v1 expected");
+    };
+    assert_eq!(c, Some(PathBuf::from(&cpu).join("own")));
+    assert_eq!(a, Some(PathBuf::from(&acct).join("own")));
+    // Co-mounted: one directory for both, made once.
+    let together = [line(32, &both, "cpu,cpuacct"), line(39, &pids, "pids")].concat();
+    let cgroup = "8:pids:/own\n2:cpu,cpuacct:/own\n0::/\n";
+    let support = support_from(cgroup, &together).unwrap();
+    let CgroupSupport::V1 {
+        cpu: c, cpuacct: a, ..
+    } = &support
+    else {
+        panic!("v1 expected");
+    };
+    assert_eq!(c.as_deref(), Some(Path::new(&both).join("own").as_path()));
+    assert_eq!(*a, None);
+    assert_eq!(support.bases().len(), 2);
+    // A cpu hierarchy alone is enough for v1.
+    let cgroup = "1:cpu:/own\n";
+    assert!(matches!(
+        support_from(cgroup, &line(32, &cpu, "cpu")),
+        Ok(CgroupSupport::V1 { cpu: Some(_), .. })
+    ));
+}
+
+#[test]
+fn cgroup_without_cpu_limits_has_no_cpu_directories() {
+    let Some(cg) = create_or_skip("no-cpu", CgroupLimits::default()) else {
+        return;
+    };
+    assert!(dir_of(&cg, Kind::V1Cpu).is_none());
+    assert!(dir_of(&cg, Kind::V1Cpuacct).is_none());
+    let report = cg.report();
+    assert_eq!(report.cpu_max_millicpus, None);
+    assert!(
+        !report.cpu_equal_share && !report.cpu_time_counted,
+        "{report:?}"
+    );
+    assert!(cg.cpu_time_limit().is_none());
+}
+
+#[test]
+fn cgroup_cpu_controller_gets_equal_shares_and_the_quota() {
+    let limits = CgroupLimits {
+        millicpus: Some(500),
+        cpu_seconds: Some(30),
+        ..CgroupLimits::default()
+    };
+    let Some(cg) = cpu_cgroup_or_skip("cpu-files", limits) else {
+        return;
+    };
+    let report = cg.report();
+    assert_eq!(report.cpu_max_millicpus, Some(500), "{report:?}");
+    assert!(report.cpu_time_counted, "{report:?}");
+    assert_eq!(
+        planned(&limits).map(|p| p.cpu_max_millicpus),
+        Some(Some(500))
+    );
+    let text = |dir: &Path, file: &str| read(dir.join(file)).unwrap().trim().to_string();
+    match report.version {
+        CgroupVersion::V1 => {
+            let cpu = dir_of(&cg, Kind::V1Cpu).expect("a cpu directory");
+            assert_eq!(text(cpu, "cpu.shares"), "1024");
+            assert_eq!(text(cpu, "cpu.cfs_period_us"), "100000");
+            assert_eq!(text(cpu, "cpu.cfs_quota_us"), "50000");
+            // Separate hierarchies (this machine) or co-mounted: the time is read somewhere.
+            let acct = dir_of(&cg, Kind::V1Cpuacct).unwrap_or(cpu);
+            assert!(acct.join("cpuacct.usage").exists());
+        }
+        CgroupVersion::V2 => {
+            let dir = &cg.dirs[0].1;
+            assert_eq!(text(dir, "cpu.max"), "50000 100000");
+            assert_eq!(text(dir, "cpu.weight"), "100");
+        }
+    }
+    // The smallest quota the kernel takes: 1 ms a period.
+    let tiny = CgroupLimits {
+        millicpus: Some(1),
+        ..CgroupLimits::default()
+    };
+    if let Some(cg) = create_or_skip("cpu-tiny", tiny)
+        && let Some(cpu) = dir_of(&cg, Kind::V1Cpu)
+    {
+        assert_eq!(text(cpu, "cpu.cfs_quota_us"), "1000");
+    }
+}
+
+/// Two processes (one `setsid`'d) each burn 0.3 s of their own CPU time: the cgroup counts
+/// both, and the handle kills what is left.
+#[test]
+fn cgroup_counts_the_cpu_time_of_every_process_and_kills_for_it() {
+    let limits = CgroupLimits {
+        cpu_seconds: Some(1),
+        ..CgroupLimits::default()
+    };
+    let Some(cg) = cpu_cgroup_or_skip("cpu-time", limits) else {
+        return;
+    };
+    let (handle, limit) = cg.cpu_time_limit().expect("counted and limited");
+    assert_eq!(limit, Duration::from_secs(1));
+    let burn = "python3 -c 'import time\nwhile time.process_time() < 0.3: pass'";
+    let child = spawn_in(
+        cg.entry(),
+        &format!("{burn} & setsid {burn} & wait; exec sleep 300"),
+    );
+    let dir = cg.dirs[0].1.clone();
+    // Both burners done: only sh's exec'd sleep is left (the setsid one is not waited for).
+    assert!(
+        wait_until(60, || handle.cpu_time().unwrap_or_default()
+            >= Duration::from_millis(600)
+            && procs(&dir).len() == 1),
+        "{:?} {:?}",
+        handle.cpu_time(),
+        procs(&dir)
+    );
+    let usage = cg.usage();
+    let used = usage.cpu_time_us.expect("counted");
+    assert!(used >= 600_000, "{usage:?}");
+    assert!(!usage.cpu_limit_hit);
+    assert!(handle.soonest_over(Duration::ZERO, limit) > Duration::ZERO);
+    handle.kill_for_cpu_time();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.signal(), Some(9));
+    assert!(cg.usage().cpu_limit_hit);
+    let paths = cg.paths();
+    drop(cg);
+    assert!(paths.iter().all(|p| !p.exists()), "{paths:?}");
+    // The handle outlives its cgroup harmlessly.
+    assert_eq!(handle.cpu_time(), None);
+    handle.kill_for_cpu_time();
 }
 
 /// Double-forked, `setsid`'d grandchild; returns the pids seen in the cgroup.
@@ -230,17 +410,32 @@ fn cgroup_v2_kill_all_on_the_unified_mount() {
     let limits = CgroupLimits {
         pids: Some(20),
         memory_bytes: Some(64 << 20),
+        millicpus: Some(1500),
+        cpu_seconds: Some(60),
     };
     let cg = BotCgroup::create_in(&support, "v2", &limits)
         .unwrap()
         .expect("v2 cgroup");
     let report = cg.report();
     assert_eq!(report.version, CgroupVersion::V2);
-    let CgroupSupport::V2 { pids, memory, .. } = support else {
+    let CgroupSupport::V2 {
+        pids, memory, cpu, ..
+    } = support
+    else {
         unreachable!()
     };
     assert_eq!(report.pids_max.is_some(), pids, "{report:?}");
     assert_eq!(report.memory_max.is_some(), memory, "{report:?}");
+    assert_eq!(report.cpu_max_millicpus.is_some(), cpu, "{report:?}");
+    assert_eq!(report.cpu_equal_share, cpu, "{report:?}");
+    // cpu.stat is a core file: CPU time is counted without the controller.
+    assert!(report.cpu_time_counted, "{report:?}");
+    let dir = &cg.dirs[0].1;
+    if cpu {
+        assert_eq!(read(dir.join("cpu.max")).unwrap().trim(), "150000 100000");
+        assert_eq!(read(dir.join("cpu.weight")).unwrap().trim(), "100");
+    }
+    assert!(cg.usage().cpu_time_us.is_some());
     check_kill_all(cg);
 }
 
@@ -267,7 +462,7 @@ fn cgroup_reap_stale_removes_dead_arenas() {
         fds.push(OwnedFd::from(f));
     }
     let mut entry = CgroupEntry {
-        fds: [-1; 3],
+        fds: [-1; MAX_DIRS],
         len: 0,
     };
     for (slot, fd) in entry.fds.iter_mut().zip(&fds) {
@@ -306,6 +501,8 @@ fn cgroup_measure_create_join_kill_remove() {
     let limits = CgroupLimits {
         pids: Some(64),
         memory_bytes: Some(256 << 20),
+        millicpus: Some(1000),
+        cpu_seconds: Some(600),
     };
     let rounds = 20;
     let (mut create, mut spawn, mut kill, mut remove) = (
