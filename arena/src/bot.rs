@@ -43,8 +43,8 @@ pub use process::{BotProcess, ExitSummary};
 pub use report::SandboxReport;
 pub use run::{Completion, run_to_completion};
 pub use spec::{
-    BotSpec, CPUS_RANGE, DEFAULT_MAX_LINE_BYTES, DEFAULT_PATH, DEFAULT_STDERR_KEEP_BYTES, Limits,
-    SandboxLevel, millicpus,
+    BotSpec, CPUS_RANGE, DEFAULT_MAX_LINE_BYTES, DEFAULT_MILLICPUS, DEFAULT_PATH,
+    DEFAULT_STDERR_KEEP_BYTES, Limits, SandboxLevel, millicpus,
 };
 pub use stderr::{SUMMARY_TAIL_BYTES, StderrSummary};
 pub use usage::peak_rss_kb;

@@ -127,9 +127,7 @@ pub const DEFAULT_LIMITS: Limits = Limits {
     open_files: Some(256),
     processes: Some(256),
     disk_bytes: Some(256 << 20),
-    // One CPU: on a machine of two, a bot whatever it spawns leaves the other to its
-    // opponent.
-    millicpus: Some(1000),
+    millicpus: Some(crate::bot::DEFAULT_MILLICPUS),
 };
 
 /// Default `--max-log-kb`: a bot's stderr log keeps its first and last 64 KiB.

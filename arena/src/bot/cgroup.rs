@@ -51,9 +51,17 @@ const KILL_DEADLINE: Duration = Duration::from_secs(2);
 const RMDIR_DEADLINE: Duration = Duration::from_secs(1);
 /// The v2 leaf the arena moves itself into when its own cgroup must have no processes.
 const ARENA_LEAF: &str = "arena";
-/// The CFS period of the CPU quota: the kernel's default. A bot over its quota waits for the
-/// next period, so a shorter one would smooth its stalls at a higher scheduling cost.
-const CPU_PERIOD_US: u64 = 100_000;
+/// The CFS period of the CPU quota: a tenth of the kernel's default. A bot over its quota
+/// waits for the next period, and with 100 ms a hostile bot's spinners ran on every core for
+/// the first 75 ms of each period, just when its opponent was asked (right after the hostile
+/// bot answered): the opponent's 20 ms decisions took 1.7-2.1 times as long as alone, 1.2
+/// times with 10 ms (BENCHMARKS.md). The cost is a bandwidth timer tick every 10 ms while
+/// the bot runs.
+const CPU_PERIOD_US: u64 = 10_000;
+/// The kernel's smallest quota (1 ms) and longest period (1 s): a fraction of a CPU too small
+/// for 1 ms per [`CPU_PERIOD_US`] gets a longer period.
+const CPU_MIN_QUOTA_US: u64 = 1_000;
+const CPU_MAX_PERIOD_US: u64 = 1_000_000;
 /// Every bot's weight: the default of each version, written anyway so that it is equal for
 /// every bot whatever the hierarchy's defaults.
 const CPU_SHARES_V1: u64 = 1024;
@@ -497,21 +505,19 @@ fn limit_cpu(
     millicpus: Option<u64>,
 ) -> Result<(), String> {
     // The kernel's smallest quota is 1 ms.
-    let quota = millicpus.map(|m| (m.saturating_mul(CPU_PERIOD_US) / 1000).max(1000));
+    let quota = millicpus.map(cpu_quota);
     match kind {
         Kind::V1Cpu => {
             if dir.join("cpu.shares").exists() {
                 write_file(&dir.join("cpu.shares"), &CPU_SHARES_V1.to_string())?;
                 report.cpu_equal_share = true;
             }
-            if let Some(quota) = quota
+            if let Some((quota, period)) = quota
                 && dir.join("cpu.cfs_quota_us").exists()
             {
-                let written =
-                    write_file(&dir.join("cpu.cfs_period_us"), &CPU_PERIOD_US.to_string())
-                        .and_then(|()| {
-                            write_file(&dir.join("cpu.cfs_quota_us"), &quota.to_string())
-                        });
+                // Period first: the new directory has no quota yet, so any period is valid.
+                let written = write_file(&dir.join("cpu.cfs_period_us"), &period.to_string())
+                    .and_then(|()| write_file(&dir.join("cpu.cfs_quota_us"), &quota.to_string()));
                 match written {
                     Ok(()) => report.cpu_max_millicpus = millicpus,
                     Err(e) => tracing::debug!("no CPU quota: {e}"),
@@ -527,10 +533,10 @@ fn limit_cpu(
                 write_file(&dir.join("cpu.weight"), &CPU_WEIGHT_V2.to_string())?;
                 report.cpu_equal_share = true;
             }
-            if let Some(quota) = quota
+            if let Some((quota, period)) = quota
                 && dir.join("cpu.max").exists()
             {
-                match write_file(&dir.join("cpu.max"), &format!("{quota} {CPU_PERIOD_US}")) {
+                match write_file(&dir.join("cpu.max"), &format!("{quota} {period}")) {
                     Ok(()) => report.cpu_max_millicpus = millicpus,
                     Err(e) => tracing::debug!("no CPU quota: {e}"),
                 }
@@ -541,6 +547,17 @@ fn limit_cpu(
         Kind::V1Pids | Kind::V1Memory | Kind::V1Freezer => {}
     }
     Ok(())
+}
+
+/// The (quota, period) in microseconds for `millicpus`: [`CPU_PERIOD_US`], or a longer period
+/// where the quota would be under the kernel's 1 ms.
+fn cpu_quota(millicpus: u64) -> (u64, u64) {
+    let millicpus = millicpus.max(1);
+    let period = CPU_PERIOD_US
+        .max((CPU_MIN_QUOTA_US * 1000).div_ceil(millicpus))
+        .min(CPU_MAX_PERIOD_US);
+    let quota = (millicpus.saturating_mul(period) / 1000).max(CPU_MIN_QUOTA_US);
+    (quota, period)
 }
 
 /// The file that holds a cgroup's CPU time.

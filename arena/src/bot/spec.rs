@@ -111,6 +111,14 @@ pub struct Limits {
     /// (1000: at most one CPU's worth of time, however many processes run): a cgroup CFS
     /// quota, with the same weight for every bot, so that a bot's spinning children cannot
     /// take the cores its opponent is thinking on. Needs cgroups with a `cpu` controller.
+    ///
+    /// Serialized only when it is not the front ends' [`DEFAULT_MILLICPUS`], and read as
+    /// that when absent: a tournament planned before this limit existed keeps its
+    /// fingerprint, and gets the default on resume.
+    #[serde(
+        default = "default_millicpus",
+        skip_serializing_if = "is_default_millicpus"
+    )]
     pub millicpus: Option<u64>,
     /// `RLIMIT_DATA`: heap, brk and, on Linux >= 4.7, private writable mappings. We don't use
     /// `RLIMIT_AS`: runtimes that reserve large address ranges up front (the JVM, Node/V8, Go,
@@ -129,6 +137,18 @@ pub struct Limits {
     /// (tmpfs sizes at [`SandboxLevel::Bwrap`]; their pages also count as the bot's memory
     /// in its cgroup). At [`SandboxLevel::Limits`] only `file_size_bytes` bounds writing.
     pub disk_bytes: Option<u64>,
+}
+
+/// The CPU bandwidth every front end gives a bot unless told otherwise: one CPU, so that on a
+/// machine of two a bot, whatever it spawns, leaves the other to its opponent.
+pub const DEFAULT_MILLICPUS: u64 = 1000;
+
+fn default_millicpus() -> Option<u64> {
+    Some(DEFAULT_MILLICPUS)
+}
+
+fn is_default_millicpus(millicpus: &Option<u64>) -> bool {
+    *millicpus == default_millicpus()
 }
 
 /// Fewest and most CPUs [`Limits::millicpus`] may name: the kernel's smallest quota is 1 %
@@ -187,6 +207,26 @@ pub enum SandboxLevel {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_default_cpu_bandwidth_is_left_out_of_the_serialized_limits() {
+        let limits = Limits {
+            cpu_seconds: Some(600),
+            millicpus: Some(DEFAULT_MILLICPUS),
+            ..Limits::default()
+        };
+        let json = serde_json::to_string(&limits).unwrap();
+        assert!(!json.contains("millicpus"), "{json}");
+        assert_eq!(serde_json::from_str::<Limits>(&json).unwrap(), limits);
+        for other in [None, Some(500)] {
+            let limits = Limits {
+                millicpus: other,
+                ..limits
+            };
+            let json = serde_json::to_string(&limits).unwrap();
+            assert_eq!(serde_json::from_str::<Limits>(&json).unwrap(), limits);
+        }
+    }
 
     #[test]
     fn cpus_become_millicpus_within_the_range() {

@@ -154,7 +154,7 @@ impl LimitsSection {
     /// `cpus` in thousandths of a CPU; one CPU where the section is silent.
     fn millicpus(&self) -> Result<u64, SectionError> {
         match &self.cpus {
-            None => Ok(crate::bot_command::DEFAULT_LIMITS.millicpus.unwrap_or(1000)),
+            None => Ok(crate::bot::DEFAULT_MILLICPUS),
             Some(v) => crate::bot::millicpus(*v.get_ref()).map_err(|message| SectionError {
                 span: Some(v.span()),
                 field: "limits.cpus".into(),

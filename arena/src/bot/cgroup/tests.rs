@@ -288,28 +288,42 @@ fn cgroup_cpu_controller_gets_equal_shares_and_the_quota() {
         CgroupVersion::V1 => {
             let cpu = dir_of(&cg, Kind::V1Cpu).expect("a cpu directory");
             assert_eq!(text(cpu, "cpu.shares"), "1024");
-            assert_eq!(text(cpu, "cpu.cfs_period_us"), "100000");
-            assert_eq!(text(cpu, "cpu.cfs_quota_us"), "50000");
+            assert_eq!(text(cpu, "cpu.cfs_period_us"), "10000");
+            assert_eq!(text(cpu, "cpu.cfs_quota_us"), "5000");
             // Separate hierarchies (this machine) or co-mounted: the time is read somewhere.
             let acct = dir_of(&cg, Kind::V1Cpuacct).unwrap_or(cpu);
             assert!(acct.join("cpuacct.usage").exists());
         }
         CgroupVersion::V2 => {
             let dir = &cg.dirs[0].1;
-            assert_eq!(text(dir, "cpu.max"), "50000 100000");
+            assert_eq!(text(dir, "cpu.max"), "5000 10000");
             assert_eq!(text(dir, "cpu.weight"), "100");
         }
     }
-    // The smallest quota the kernel takes: 1 ms a period.
+    // The smallest quota the kernel takes, 1 ms, with a longer period.
     let tiny = CgroupLimits {
-        millicpus: Some(1),
+        millicpus: Some(10),
         ..CgroupLimits::default()
     };
     if let Some(cg) = create_or_skip("cpu-tiny", tiny)
         && let Some(cpu) = dir_of(&cg, Kind::V1Cpu)
     {
         assert_eq!(text(cpu, "cpu.cfs_quota_us"), "1000");
+        assert_eq!(text(cpu, "cpu.cfs_period_us"), "100000");
+        assert_eq!(cg.report().cpu_max_millicpus, Some(10));
     }
+}
+
+#[test]
+fn cgroup_cpu_quota_keeps_within_the_kernels_bounds() {
+    assert_eq!(cpu_quota(1000), (10_000, 10_000));
+    assert_eq!(cpu_quota(1500), (15_000, 10_000));
+    assert_eq!(cpu_quota(100), (1_000, 10_000));
+    assert_eq!(cpu_quota(50), (1_000, 20_000));
+    assert_eq!(cpu_quota(10), (1_000, 100_000));
+    assert_eq!(cpu_quota(3), (1_000, 333_334));
+    assert_eq!(cpu_quota(0), (1_000, 1_000_000));
+    assert_eq!(cpu_quota(1_024_000), (10_240_000, 10_000));
 }
 
 /// Two processes (one `setsid`'d) each burn 0.3 s of their own CPU time: the cgroup counts
@@ -432,7 +446,7 @@ fn cgroup_v2_kill_all_on_the_unified_mount() {
     assert!(report.cpu_time_counted, "{report:?}");
     let dir = &cg.dirs[0].1;
     if cpu {
-        assert_eq!(read(dir.join("cpu.max")).unwrap().trim(), "150000 100000");
+        assert_eq!(read(dir.join("cpu.max")).unwrap().trim(), "15000 10000");
         assert_eq!(read(dir.join("cpu.weight")).unwrap().trim(), "100");
     }
     assert!(cg.usage().cpu_time_us.is_some());
