@@ -140,6 +140,22 @@ fn bad_table_and_sandbox_values() {
         2,
         &["maybe"],
     );
+    for cpus in ["0", "2000", "-1"] {
+        fails(
+            &match_args(
+                &random,
+                2,
+                &["--game", "classic", &format!("--cpus={cpus}")],
+            ),
+            2,
+            &["--cpus", "not a number of CPUs from 0.01 to 1024"],
+        );
+    }
+    fails(
+        &match_args(&random, 2, &["--game", "classic", "--cpus", "many"]),
+        2,
+        &["--cpus", "\"many\" is not a number of CPUs"],
+    );
 }
 
 #[test]

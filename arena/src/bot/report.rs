@@ -130,3 +130,20 @@ impl SandboxReport {
         format!("sandbox {level}: {}", parts.join(", "))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_line_names_the_cpu_bandwidth() {
+        let mut report = SandboxReport::new(SandboxLevel::None, &Limits::default());
+        report.level = SandboxLevel::Limits;
+        report.cpu_max_millicpus = Some(1000);
+        assert!(report.line().ends_with(", 1 CPU"), "{}", report.line());
+        report.cpu_max_millicpus = Some(1500);
+        assert!(report.line().ends_with(", 1.5 CPUs"), "{}", report.line());
+        report.cpu_max_millicpus = None;
+        assert!(!report.line().contains("CPU"), "{}", report.line());
+    }
+}

@@ -850,6 +850,30 @@ mod tests {
     }
 
     #[test]
+    fn cpus_is_read_checked_and_the_default_keeps_the_fingerprint() {
+        let plain = parse(&sprt_file("")).unwrap();
+        assert_eq!(plain.limits.millicpus, Some(1000));
+        let with = |cpus: &str| {
+            sprt_file("").replace("[sprt]", &format!("[limits]\ncpus = {cpus}\n[sprt]"))
+        };
+        let one = parse(&with("1")).unwrap();
+        assert_eq!(one.fingerprint(), plain.fingerprint());
+        let half = parse(&with("0.5")).unwrap();
+        assert_eq!(half.limits.millicpus, Some(500));
+        assert_ne!(half.fingerprint(), plain.fingerprint());
+        for bad in ["0", "-1", "2000", "0.001"] {
+            let e = parse(&with(bad)).unwrap_err();
+            assert_eq!(e.field.as_deref(), Some("limits.cpus"), "{bad}: {e}");
+            assert_eq!(e.line, Some(4), "{bad}: {e}");
+            assert!(
+                e.message.contains("not a number of CPUs from 0.01 to 1024"),
+                "{e}"
+            );
+        }
+        assert!(parse(&with("\"two\"")).is_err());
+    }
+
+    #[test]
     fn max_blocks_below_min_blocks_is_refused_with_line_and_field() {
         let e = parse(&sprt_file("min_blocks = 30\nmax_blocks = 29")).unwrap_err();
         assert_eq!(e.field.as_deref(), Some("sprt.max_blocks"));
