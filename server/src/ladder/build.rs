@@ -340,9 +340,14 @@ pub fn run_command(data_dir: &Path, version: &Version) -> anyhow::Result<Vec<Str
 
 /// The limits of one build step: the contest's time (as CPU time too) and memory; room for
 /// a compiler's helper processes, threads (javac) and output.
+///
+/// The CPU time is that of every process of the build together (its cgroup counts it), so
+/// it is the wall time on every core: a parallel build (`make -j`, cargo) is bounded by the
+/// wall-clock limit, as it was when the CPU limit was per process.
 fn build_limits(time_seconds: u64, memory_bytes: u64) -> Limits {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
     Limits {
-        cpu_seconds: Some(time_seconds),
+        cpu_seconds: Some(time_seconds.saturating_mul(cpus)),
         memory_bytes: Some(memory_bytes),
         file_size_bytes: Some(256 << 20),
         open_files: Some(1024),
