@@ -504,7 +504,6 @@ fn limit_cpu(
     dir: &Path,
     millicpus: Option<u64>,
 ) -> Result<(), String> {
-    // The kernel's smallest quota is 1 ms.
     let quota = millicpus.map(cpu_quota);
     match kind {
         Kind::V1Cpu => {
