@@ -293,5 +293,9 @@ fn no_shipped_template_but_the_demo_fixes_a_seed() {
         }
         checked += 1;
     }
-    assert!(checked >= 6, "only {checked} templates in {}", dir.display());
+    assert!(
+        checked >= 6,
+        "only {checked} templates in {}",
+        dir.display()
+    );
 }

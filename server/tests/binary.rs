@@ -201,7 +201,10 @@ fn a_worker_that_drops_the_page_cache_plays_one_match_at_a_time() {
         .args(["--drop-page-cache", "--jobs", "2", "--data"])
         .arg(dir.path().join("data"))
         .arg("--db")
-        .arg(format!("sqlite://{}", dir.path().join("db.sqlite").display()))
+        .arg(format!(
+            "sqlite://{}",
+            dir.path().join("db.sqlite").display()
+        ))
         .output()
         .unwrap();
     assert!(!out.status.success());
