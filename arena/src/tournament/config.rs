@@ -140,6 +140,7 @@ struct RawBot {
     name: Spanned<String>,
     command: Spanned<RawCommand>,
     workdir: Option<Spanned<String>>,
+    author: Option<String>,
     #[serde(default)]
     env: BTreeMap<String, String>,
 }
@@ -159,6 +160,12 @@ pub struct BotEntry {
     /// Where the bot runs; `None`: a fresh private directory per match.
     pub workdir: Option<PathBuf>,
     pub env: BTreeMap<String, String>,
+    /// Who wrote it: a round-robin or gauntlet never seats two bots of one author at one
+    /// table, where they could play as a team (pass each other chips, or their cards
+    /// through what the machine shares). Left out of plan.json when absent, so that files
+    /// without authors keep their fingerprints.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub author: Option<String>,
 }
 
 /// The sequential test's parameters.
@@ -438,6 +445,7 @@ impl Tournament {
                 argv,
                 workdir,
                 env: b.env.clone(),
+                author: b.author.clone(),
             });
         }
         let bots_span = raw.bots.first().map(|b| b.span());
@@ -642,7 +650,7 @@ impl Tournament {
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_else(|| "tournament".into())
         });
-        Ok(Tournament {
+        let t = Tournament {
             file: file.to_path_buf(),
             output: PathBuf::from(raw.output.clone().unwrap_or_else(|| format!("out/{name}"))),
             name,
@@ -667,7 +675,15 @@ impl Tournament {
             replay_stderr: raw.replay_stderr.unwrap_or(false),
             replay_stderr_kb,
             page_cache,
-        })
+        };
+        if t.bots.iter().any(|b| b.author.is_some()) && super::schedule::groups(&t).is_empty() {
+            return Err(err(
+                bots_span,
+                Some("bot.author"),
+                "no table is left: every one would seat two bots of one author".into(),
+            ));
+        }
+        Ok(t)
     }
 
     /// The tournament seed, once settled (by opening the output directory).
@@ -881,5 +897,114 @@ mod tests {
         assert!(e.message.contains("min_blocks = 30"), "{e}");
         let e = parse(&sprt_file("min_blocks = 1")).unwrap_err();
         assert_eq!(e.field.as_deref(), Some("sprt.min_blocks"));
+    }
+}
+
+#[cfg(test)]
+mod author_tests {
+    use super::*;
+    use crate::tournament::schedule::schedule;
+
+    fn file(format: &str, seats: usize, bots: &[(&str, Option<&str>)], extra: &str) -> String {
+        let mut text = format!(
+            "game = \"classic\"\nformat = \"{format}\"\nseats = {seats}\nhands = 2\nseed = 1\n\
+             rounds = 1\n{extra}\n"
+        );
+        for (name, author) in bots {
+            text.push_str(&format!("[[bot]]\nname = \"{name}\"\ncommand = \"true\"\n"));
+            if let Some(author) = author {
+                text.push_str(&format!("author = \"{author}\"\n"));
+            }
+        }
+        text
+    }
+
+    fn tables_of(t: &mut Tournament) -> Vec<Vec<String>> {
+        t.seed = Some(1);
+        let mut out: Vec<Vec<String>> = schedule(t)
+            .iter()
+            .map(|m| {
+                let mut names: Vec<String> =
+                    m.seats.iter().map(|&b| t.bots[b].name.clone()).collect();
+                names.sort();
+                names
+            })
+            .collect();
+        out.dedup();
+        out
+    }
+
+    #[test]
+    fn a_round_robin_never_seats_two_bots_of_one_author_together() {
+        let bots = [
+            ("a1", Some("alice")),
+            ("a2", Some("alice")),
+            ("b", Some("bob")),
+            ("c", None),
+        ];
+        let mut t = Tournament::parse(
+            &file("round-robin", 2, &bots, ""),
+            Path::new("t.toml"),
+            Path::new("."),
+        )
+        .unwrap();
+        let tables = tables_of(&mut t);
+        assert_eq!(tables.len(), 5, "{tables:?}");
+        assert!(!tables.contains(&vec!["a1".to_string(), "a2".to_string()]));
+        // Three seats: every table with both of alice's bots is left out.
+        let mut t = Tournament::parse(
+            &file("round-robin", 3, &bots, ""),
+            Path::new("t.toml"),
+            Path::new("."),
+        )
+        .unwrap();
+        let tables = tables_of(&mut t);
+        assert_eq!(tables.len(), 2, "{tables:?}");
+        for table in &tables {
+            assert!(!(table.contains(&"a1".into()) && table.contains(&"a2".into())));
+        }
+        // A bot without an author shares none.
+        let anonymous = [("x", None), ("y", None)];
+        let mut t = Tournament::parse(
+            &file("round-robin", 2, &anonymous, ""),
+            Path::new("t.toml"),
+            Path::new("."),
+        )
+        .unwrap();
+        assert_eq!(tables_of(&mut t).len(), 1);
+    }
+
+    #[test]
+    fn a_gauntlet_skips_the_candidates_own_field_bots_and_nothing_left_is_an_error() {
+        let bots = [
+            ("me", Some("alice")),
+            ("mine", Some("alice")),
+            ("ref", None),
+        ];
+        let mut t = Tournament::parse(
+            &file("gauntlet", 2, &bots, "candidates = [\"me\"]"),
+            Path::new("t.toml"),
+            Path::new("."),
+        )
+        .unwrap();
+        assert_eq!(
+            tables_of(&mut t),
+            vec![vec!["me".to_string(), "ref".to_string()]]
+        );
+        let both = [("a1", Some("alice")), ("a2", Some("alice"))];
+        let error = Tournament::parse(
+            &file("round-robin", 2, &both, ""),
+            Path::new("t.toml"),
+            Path::new("."),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            error.contains("bot.author") && error.contains("no table is left"),
+            "{error}"
+        );
+        // An SPRT compares two versions of one author's bot: allowed.
+        let sprt = file("sprt", 2, &both, "[sprt]\nm0 = 0.0\nm1 = 1.0\n");
+        assert!(Tournament::parse(&sprt, Path::new("t.toml"), Path::new(".")).is_ok());
     }
 }

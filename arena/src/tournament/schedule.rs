@@ -67,7 +67,27 @@ pub fn sprt_block(t: &Tournament, block: u64) -> [ScheduledMatch; 2] {
     ]
 }
 
-fn groups(t: &Tournament) -> Vec<Vec<usize>> {
+/// The tables of the schedule, as bot indexes: every combination of bots for a round-robin,
+/// each candidate with the field for a gauntlet, leaving out any that would seat two bots
+/// of one author (`[[bot]] author`). An SPRT compares two versions of one author's bot: its
+/// one pair is kept.
+pub(crate) fn groups(t: &Tournament) -> Vec<Vec<usize>> {
+    let mut groups = all_groups(t);
+    if t.format != Format::Sprt {
+        groups.retain(|g| !two_of_one_author(t, g));
+    }
+    groups
+}
+
+fn two_of_one_author(t: &Tournament, group: &[usize]) -> bool {
+    group.iter().enumerate().any(|(i, &a)| {
+        group[i + 1..].iter().any(
+            |&b| matches!((&t.bots[a].author, &t.bots[b].author), (Some(x), Some(y)) if x == y),
+        )
+    })
+}
+
+fn all_groups(t: &Tournament) -> Vec<Vec<usize>> {
     let n = t.bots.len();
     match t.format {
         Format::RoundRobin | Format::Sprt => combinations(&(0..n).collect::<Vec<_>>(), t.seats),

@@ -8,7 +8,8 @@
 //! `seats`, `sandbox`, `[table]`, `[time]` and `[limits]` copied as they are (the contest
 //! reads them with the tournament's own code), `[final]`'s hands and duplicate setting, and
 //! one `[[bot]]` per entrant, started with its language's run command in its build directory
-//! (`ladder::build::run_command`), in a fresh private directory per match, as in the ladder.
+//! (`ladder::build::run_command`), in a fresh private directory per match, as in the ladder,
+//! with its owner as `author` (no table of the final seats two bots of one owner).
 //! The file names no seed: the engine draws one and records it in the output's plan.json.
 //! The organizer can run or resume the same file by hand with `arena tournament`.
 //!
@@ -301,7 +302,11 @@ impl FinalRound {
                 .with_context(|| format!("version {} vanished", entrant.version_id))?;
             let argv =
                 run_command(&data_dir, &version).with_context(|| format!("bot {}", entrant.bot))?;
-            bots.push((entrant.bot, argv));
+            bots.push(FinalBot {
+                name: entrant.bot,
+                owner: entrant.owner,
+                argv,
+            });
         }
         let text = tournament_file(&self.contest, &bots, &paths.tournament)?;
         if std::fs::read_to_string(&paths.file).ok().as_deref() == Some(text.as_str()) {
@@ -317,11 +322,21 @@ impl FinalRound {
     }
 }
 
+/// One bot of the final, as its tournament file names it.
+#[derive(Clone, Debug)]
+pub struct FinalBot {
+    pub name: String,
+    /// Its owner's account: the bot's `author`, so that no table of the final seats two
+    /// bots of one owner (who could play them as a team).
+    pub owner: String,
+    pub argv: Vec<String>,
+}
+
 /// The text of the final's tournament file: the contest's game and table sections as
-/// written, the `[final]` policy, one bot per `(name, argv)`.
+/// written, the `[final]` policy, one bot per entrant.
 pub fn tournament_file(
     contest: &Contest,
-    bots: &[(String, Vec<String>)],
+    bots: &[FinalBot],
     output: &Path,
 ) -> anyhow::Result<String> {
     let source: toml::Table = toml::from_str(&contest.text).context("the contest file")?;
@@ -356,13 +371,14 @@ pub fn tournament_file(
     );
     let bots: Vec<toml::Value> = bots
         .iter()
-        .map(|(name, argv)| {
+        .map(|entry| {
             let mut bot = toml::Table::new();
-            bot.insert("name".into(), name.clone().into());
+            bot.insert("name".into(), entry.name.clone().into());
             bot.insert(
                 "command".into(),
-                toml::Value::Array(argv.iter().map(|a| a.clone().into()).collect()),
+                toml::Value::Array(entry.argv.iter().map(|a| a.clone().into()).collect()),
             );
+            bot.insert("author".into(), entry.owner.clone().into());
             toml::Value::Table(bot)
         })
         .collect();
@@ -443,13 +459,12 @@ mod tests {
                     [table]\nboot = 2\nmax_turns = 40\n[time]\ndecision_ms = 250\n\
                     [limits]\nmemory_mb = 300\n[final]\nhands_per_match = 33\nduplicate = false\n";
         let contest = Contest::parse(text, Path::new("c.toml"), Path::new(".")).unwrap();
-        let bots: Vec<(String, Vec<String>)> = ["a", "b.c", "d-e"]
+        let bots: Vec<FinalBot> = ["a", "b.c", "d-e"]
             .iter()
-            .map(|n| {
-                (
-                    n.to_string(),
-                    vec!["sh".to_string(), format!("/x/{n} 'quoted' dir/bot.py")],
-                )
+            .map(|n| FinalBot {
+                name: n.to_string(),
+                owner: format!("owner of {n}"),
+                argv: vec!["sh".to_string(), format!("/x/{n} 'quoted' dir/bot.py")],
             })
             .collect();
         let file = tournament_file(&contest, &bots, Path::new("/data/final/tournament")).unwrap();
@@ -471,7 +486,8 @@ mod tests {
         assert!(t.seed.is_none(), "drawn when the output is opened");
         let names: Vec<&str> = t.bots.iter().map(|b| b.name.as_str()).collect();
         assert_eq!(names, ["a", "b.c", "d-e"]);
-        assert_eq!(t.bots[1].argv, bots[1].1, "argv kept whole");
+        assert_eq!(t.bots[1].argv, bots[1].argv, "argv kept whole");
+        assert_eq!(t.bots[1].author.as_deref(), Some("owner of b.c"));
         assert!(t.bots.iter().all(|b| b.workdir.is_none()));
     }
 }
