@@ -12,7 +12,7 @@
 //! changes what another one reads there.
 //!
 //! Only the `bwrap` level has a `/proc` of its own to mount over; `limits` bots read the real
-//! files (ARCHITECTURE.md, "Covert channels").
+//! files (ARCHITECTURE.md, "Collusion and covert channels").
 
 use std::fs;
 use std::io;

@@ -10,7 +10,7 @@
 //! `mincore`, `RWF_NOWAIT`, `cachestat`), but a timed read cannot be told from a read, so
 //! on one machine only emptying the cache between the halves leaves the second copy nothing
 //! to find (and the dentry cache with it: a name looked up and found missing is remembered
-//! too). ARCHITECTURE.md ("Covert channels") has the measurements.
+//! too). ARCHITECTURE.md ("Collusion and covert channels") has the measurements.
 //!
 //! It needs root (`/proc/sys/vm/drop_caches`) and `--jobs 1`: with other blocks' matches
 //! running meanwhile, a bot of the same author there could keep pages mapped (and so cached)

@@ -5,7 +5,7 @@
 //! the two halves of a block (the same deals, seats swapped) never run at once. The copy of a
 //! bot in one half holds exactly the cards its opponent holds in the other; run together,
 //! the two copies could tell each other through anything the machine shares at that moment
-//! (file locks, load, free memory: ARCHITECTURE.md, "Covert channels"). Blocks still run in
+//! (file locks, load, free memory: ARCHITECTURE.md, "Collusion and covert channels"). Blocks still run in
 //! parallel: their deals are unrelated.
 //!
 //! Why threads and not tasks on the multi-thread runtime: a match is one referee task and

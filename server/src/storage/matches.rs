@@ -210,7 +210,7 @@ impl Db {
     ///
     /// Never a match whose pair's other match is running: the two halves of a duplicate
     /// pair deal the same cards in swapped seats, so the copies of a bot in them must not
-    /// run at once, on one machine or two (ARCHITECTURE.md, "Covert channels"). The query
+    /// run at once, on one machine or two (ARCHITECTURE.md, "Collusion and covert channels"). The query
     /// skips such matches; two workers that still claim both halves at the same moment
     /// (PostgreSQL lets each skip the other's locked row) see each other once committed, and
     /// the later one (or both) gives its claim back.

@@ -104,7 +104,7 @@ pub(super) const GROUPS: &[Group] = &[
         ],
     },
     // Channels between bots and machine-wide resources a bot could exhaust for others
-    // (ARCHITECTURE.md, "Covert channels"): inotify watches on files every sandbox binds
+    // (ARCHITECTURE.md, "Collusion and covert channels"): inotify watches on files every sandbox binds
     // signal which ones another bot opens; the AIO contexts (`io_setup`) are one counter and
     // one pool for the whole machine (`/proc/sys/fs/aio-nr`, `aio-max-nr`); `sysinfo` tells
     // the machine's load, free memory and thread count; `mincore` which pages of a shared
