@@ -5,8 +5,8 @@
 //! the two halves of a block (the same deals, seats swapped) never run at once. The copy of a
 //! bot in one half holds exactly the cards its opponent holds in the other; run together,
 //! the two copies could tell each other through anything the machine shares at that moment
-//! (file locks, load, free memory: ARCHITECTURE.md, "Collusion and covert channels"). Blocks still run in
-//! parallel: their deals are unrelated.
+//! (file locks, load, free memory: ARCHITECTURE.md, "Collusion and covert channels").
+//! Blocks still run in parallel: their deals are unrelated.
 //!
 //! Why threads and not tasks on the multi-thread runtime: a match is one referee task and
 //! bots that answer in microseconds. On one thread with its own runtime, a bot's answer wakes
@@ -57,10 +57,10 @@ pub struct SlotOptions {
     pub drop_page_cache: bool,
 }
 
-/// Starts `slots` threads (each pinned to one CPU if `options.pin`) that take `jobs` in order and
-/// send each result as it finishes. The channel closes when every slot has stopped (queue empty, or cancelled and
-/// drained: a cancelled job is sent back as `MatchError::Cancelled`). Join the handles after
-/// that to see whether a slot panicked.
+/// Starts `slots` threads (each pinned to one CPU if `options.pin`) that take `jobs` a block
+/// at a time, in order, and send each result as it finishes. The channel closes when every
+/// slot has stopped (queue empty, or cancelled and drained: a cancelled job is sent back as
+/// `MatchError::Cancelled`). Join the handles after that to see whether a slot panicked.
 pub fn start_slots(
     slots: usize,
     jobs: Vec<Job>,

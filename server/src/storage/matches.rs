@@ -210,10 +210,10 @@ impl Db {
     ///
     /// Never a match whose pair's other match is running: the two halves of a duplicate
     /// pair deal the same cards in swapped seats, so the copies of a bot in them must not
-    /// run at once, on one machine or two (ARCHITECTURE.md, "Collusion and covert channels"). The query
-    /// skips such matches; two workers that still claim both halves at the same moment
-    /// (PostgreSQL lets each skip the other's locked row) see each other once committed, and
-    /// the later one (or both) gives its claim back.
+    /// run at once, on one machine or two (ARCHITECTURE.md, "Collusion and covert
+    /// channels"). The query skips such matches; two workers that still claim both halves at
+    /// the same moment (PostgreSQL lets each skip the other's locked row) see each other once
+    /// committed, and the later one (or both) gives its claim back.
     pub async fn claim_match(&self, worker: &str, lease_ms: i64) -> Result<Option<MatchClaim>> {
         let token = random_hex(16)?;
         let now = now_ms();

@@ -104,8 +104,8 @@ pub(super) const GROUPS: &[Group] = &[
         ],
     },
     // Channels between bots and machine-wide resources a bot could exhaust for others
-    // (ARCHITECTURE.md, "Collusion and covert channels"): inotify watches on files every sandbox binds
-    // signal which ones another bot opens; the AIO contexts (`io_setup`) are one counter and
+    // (ARCHITECTURE.md, "Collusion and covert channels"): inotify watches on files every
+    // sandbox binds signal which ones another bot opens; the AIO contexts (`io_setup`) are one counter and
     // one pool for the whole machine (`/proc/sys/fs/aio-nr`, `aio-max-nr`); `sysinfo` tells
     // the machine's load, free memory and thread count; `mincore` which pages of a shared
     // file are cached. POSIX and System V message queues, semaphores and shared memory are
