@@ -105,12 +105,13 @@ pub(super) const GROUPS: &[Group] = &[
     },
     // Channels between bots and machine-wide resources a bot could exhaust for others
     // (ARCHITECTURE.md, "Collusion and covert channels"): inotify watches on files every
-    // sandbox binds signal which ones another bot opens; the AIO contexts (`io_setup`) are one counter and
-    // one pool for the whole machine (`/proc/sys/fs/aio-nr`, `aio-max-nr`); `sysinfo` tells
-    // the machine's load, free memory and thread count; `mincore` which pages of a shared
-    // file are cached. POSIX and System V message queues, semaphores and shared memory are
-    // machine-wide at the `limits` level. Every one is optional to a runtime (libuv and the
-    // JVM poll instead of watching, glibc's `aio_*` uses threads).
+    // sandbox binds signal which ones another bot opens; the AIO contexts (`io_setup`) are
+    // one counter and one pool for the whole machine (`/proc/sys/fs/aio-nr`,
+    // `aio-max-nr`); `sysinfo` tells the machine's load, free memory and thread count;
+    // `mincore` which pages of a shared file are cached. POSIX and System V message queues,
+    // semaphores and shared memory are machine-wide at the `limits` level. Every one is
+    // optional to a runtime (libuv and the JVM poll instead of watching, glibc's `aio_*`
+    // uses threads).
     Group {
         errno: libc::ENOSYS,
         names: &[
