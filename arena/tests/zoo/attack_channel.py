@@ -41,6 +41,11 @@ Two kinds of channel:
     filenr   the sender holds 220 open files, the receiver reads /proc/sys/fs/file-nr
     meminfo  the same sender, the receiver reads Shmem of /proc/meminfo (MemFree and
              AnonPages move too when a sender allocates, but with far more noise)
+    cputiming the sender runs one churning child per CPU it may use (each copies 8 MiB over
+             and over: the cores, the caches and the memory bus; SIGCONT / SIGSTOP), the
+             receiver times a fixed piece of its own work (a 1 MiB copy and a short loop)
+             back to back, no pause, and decodes high-minus-low against the running median
+             of the last slots' differences (what the machine's own drift leaves)
 * Persistent: the page cache of the largest file of /usr/lib/x86_64-linux-gnu (or /usr/bin),
   which outlives the sandbox, so it also works one half after the other. Every copy writes
   its own 64 pages (key 1000000 + its seat: pages to cache for 1, evicted with
@@ -417,8 +422,70 @@ class Filenr:
         return read_number("/proc/sys/fs/file-nr"), "file-nr"
 
 
+def churner(size):
+    """A spinner that streams memory: takes a core and, even off the receiver's core (its
+    quota may leave it one), the shared cache and the memory bus."""
+    try:
+        LIBC.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: die with the bot
+    except Exception:
+        pass
+    source = bytearray(b"\1") * size  # written: real pages, not the shared zero page
+    target = bytearray(size)
+    while True:
+        target[:] = source
+
+
+class Cputiming(Loadavg):
+    """The contention for the machine's cores and memory, read by timing: no system call,
+    no shared file, only how long the receiver's own work takes."""
+    slot, width, level, pause = 0.02, 1, True, 0
+    SIZE = 8 << 20
+    WORK = 1 << 20
+    HISTORY = 31
+
+    def __init__(self):
+        Loadavg.__init__(self)
+        self.source = bytearray(b"\1") * self.WORK
+        self.target = bytearray(self.WORK)
+        self.differences = []
+
+    def set(self, high):
+        if not self.children:
+            try:
+                cpus = len(os.sched_getaffinity(0))
+            except OSError:
+                cpus = os.cpu_count() or 1
+            for _ in range(cpus):  # more only queue behind the quota (two per CPU did worse)
+                pid = os.fork()
+                if pid == 0:
+                    try:
+                        churner(self.SIZE)
+                    finally:
+                        os._exit(0)
+                os.kill(pid, signal.SIGSTOP)
+                self.children.append(pid)
+        Loadavg.set(self, high)
+
+    def measure(self):
+        start = time.perf_counter_ns()
+        self.target[:] = self.source
+        for _ in range(2000):
+            pass
+        return (time.perf_counter_ns() - start) / 1000.0, "work time"
+
+    def decide(self, high, low):
+        """1 when the first half's work was slower than the second's by more than the
+        median of the last slots (half of them carry 1, half 0: the median is between)."""
+        difference = high - low
+        past = sorted(self.differences)
+        threshold = past[len(past) // 2] if len(past) >= 5 else 0.0
+        self.differences = (self.differences + [difference])[-self.HISTORY:]
+        return 1 if difference > threshold else 0
+
+
 SLOTTED = {"locks": Locks, "flock": Flock, "inotify": Inotify, "aio": Aio,
-           "loadavg": Loadavg, "sysinfo": Sysinfo, "filenr": Filenr, "meminfo": Meminfo}
+           "loadavg": Loadavg, "sysinfo": Sysinfo, "filenr": Filenr, "meminfo": Meminfo,
+           "cputiming": Cputiming}
 
 
 def send_forever(channel):
@@ -449,7 +516,9 @@ def mean_over(channel, start, end):
     while time.time() < end or not values:
         value, method = channel.measure()
         values.append(value)
-        time.sleep(0.001)
+        pause = getattr(channel, "pause", 0.001)
+        if pause:
+            time.sleep(pause)
     return sum(values) / len(values), method
 
 
@@ -466,7 +535,10 @@ def receive(channel, seconds, when):
             if channel.level:
                 high, method = mean_over(channel, (k + 0.15) * period, (k + 0.45) * period)
                 low, _ = mean_over(channel, (k + 0.65) * period, (k + 0.95) * period)
-                bits = [1 if high > low else 0]
+                if hasattr(channel, "decide"):
+                    bits = [channel.decide(high, low)]
+                else:
+                    bits = [1 if high > low else 0]
             else:
                 sleep_until((k + 0.5) * period)
                 bits, method = channel.measure()
