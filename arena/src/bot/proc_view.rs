@@ -22,7 +22,9 @@ use std::sync::OnceLock;
 
 /// Files and directories of `/proc` that change with what other processes on the machine do
 /// and are not per namespace. Directories are frozen file by file. Those missing on this
-/// kernel, or unreadable to the arena (and so to its bots), are skipped.
+/// kernel, unreadable to the arena, or readable by their owner only (`pagetypeinfo`,
+/// `slabinfo`: a bot, never root, cannot read them, and they are the slow ones to copy) are
+/// skipped.
 pub const MACHINE_WIDE: [&str; 27] = [
     "/proc/loadavg",
     "/proc/stat",
@@ -53,13 +55,16 @@ pub const MACHINE_WIDE: [&str; 27] = [
     "/proc/sys/fs/quota",
 ];
 
+/// Files frozen empty rather than copied: `/proc/locks` lists the machine's file locks, and
+/// bots can take none (their locks are no-ops, `seccomp/policy.rs`), so an empty list is all a
+/// bot could ever have seen of its own; reading it waits for an RCU grace period (~20 ms).
+const EMPTIED: [&str; 1] = ["/proc/locks"];
+
 /// One frozen file: where it shows in the sandbox and what it says.
 #[derive(Debug)]
 struct Frozen {
     path: PathBuf,
     contents: Vec<u8>,
-    /// The original's read permissions (a root-only file stays root-only).
-    mode: u32,
 }
 
 /// The copies, taken once per process (at the first call). A copy taken at every bot's
@@ -87,16 +92,19 @@ fn freeze(path: &Path, out: &mut Vec<Frozen>) {
                 freeze(&file, out);
             }
         }
-        Ok(meta) => {
+        Ok(_) if EMPTIED.iter().any(|e| Path::new(e) == path) => out.push(Frozen {
+            path: path.to_path_buf(),
+            contents: Vec::new(),
+        }),
+        Ok(meta) if meta.permissions().mode() & 0o004 != 0 => {
             if let Ok(contents) = fs::read(path) {
                 out.push(Frozen {
                     path: path.to_path_buf(),
                     contents,
-                    mode: meta.permissions().mode() & 0o444,
                 });
             }
         }
-        Err(_) => {}
+        _ => {}
     }
 }
 
@@ -113,7 +121,7 @@ pub(crate) fn write_into(dir: &Path) -> io::Result<Vec<(PathBuf, PathBuf)>> {
     for (n, file) in frozen.iter().enumerate() {
         let copy = root.join(n.to_string());
         fs::write(&copy, &file.contents)?;
-        fs::set_permissions(&copy, fs::Permissions::from_mode(file.mode))?;
+        fs::set_permissions(&copy, fs::Permissions::from_mode(0o444))?;
         mounts.push((copy, file.path.clone()));
     }
     Ok(mounts)
@@ -131,6 +139,16 @@ mod tests {
         for always in ["/proc/loadavg", "/proc/stat", "/proc/meminfo"] {
             assert!(paths.contains(&Path::new(always)), "{always} in {paths:?}");
         }
+        let locks = first.iter().find(|f| f.path == Path::new("/proc/locks"));
+        assert!(
+            locks.is_some_and(|f| f.contents.is_empty()),
+            "emptied, not read"
+        );
+        // Root's own files are left alone: a bot cannot read them anyway.
+        assert!(
+            !paths.contains(&Path::new("/proc/pagetypeinfo")),
+            "{paths:?}"
+        );
         // A directory is frozen file by file.
         if Path::new("/proc/pressure/cpu").exists() {
             assert!(paths.contains(&Path::new("/proc/pressure/cpu")));
@@ -142,8 +160,7 @@ mod tests {
             assert_eq!(target, &file.path);
             assert_eq!(fs::read(copy).unwrap(), file.contents);
             let mode = fs::metadata(copy).unwrap().permissions().mode() & 0o777;
-            assert_eq!(mode, file.mode, "{}", copy.display());
-            assert_eq!(mode & 0o333, 0, "read-only: {}", copy.display());
+            assert_eq!(mode, 0o444, "{}", copy.display());
         }
     }
 }
