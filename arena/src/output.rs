@@ -51,6 +51,19 @@ pub fn create_parent(file: &Path) -> anyhow::Result<()> {
     }
 }
 
+/// Creates (or truncates) `path` readable and writable by the arena's user only (0600 when
+/// created): replays, transcripts and stderr logs hold cards, and a bot running as a user of
+/// its own (the `limits` level under root) must not follow its match from them.
+pub fn create_private(path: &Path) -> io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(path)
+}
+
 /// `std::fs::create_dir_all`, with a clear reason when a file stands where the folder should
 /// be (std says `File exists`, which reads as if all were well).
 pub fn create_dir_all(dir: &Path) -> io::Result<()> {

@@ -356,18 +356,8 @@ fn create_log(spec: &BotSpec) -> Result<File, SpawnError> {
     {
         std::fs::create_dir_all(dir).map_err(err)?;
     }
-    // What a bot writes on stderr may name its cards: readable by the arena's user only, so
-    // that another bot running as a user of its own (the `limits` level under root) cannot
-    // follow it during the match.
-    std::os::unix::fs::OpenOptionsExt::mode(
-        std::fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true),
-        0o600,
-    )
-    .open(&spec.stderr_log)
-    .map_err(err)
+    // What a bot writes on stderr may name its cards: the arena's user's only.
+    crate::output::create_private(&spec.stderr_log).map_err(err)
 }
 
 /// The common end of `shutdown` and `drop`.

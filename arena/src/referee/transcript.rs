@@ -10,7 +10,6 @@
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
 /// Default `--max-transcript-mb`: the first and last 8 MiB of a transcript; a 100-hand
@@ -41,15 +40,8 @@ impl Transcript {
         }
         let keep = usize::try_from(max_bytes / 2).unwrap_or(usize::MAX);
         Ok(Transcript {
-            // A seat's cards: readable by the arena's user only (see the replay writer).
-            out: BufWriter::new(
-                std::fs::OpenOptions::new()
-                    .write(true)
-                    .create(true)
-                    .truncate(true)
-                    .mode(0o600)
-                    .open(path)?,
-            ),
+            // A seat's cards: the arena's user's only.
+            out: BufWriter::new(crate::output::create_private(path)?),
             head_left: keep,
             tail: VecDeque::new(),
             keep,

@@ -4,7 +4,6 @@
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -33,17 +32,8 @@ impl ReplayWriter {
                 if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
                     crate::output::create_dir_all(dir)?;
                 }
-                // Every seat's cards, live: readable by the arena's user only, so that a bot
-                // running as a user of its own (the `limits` level under root) cannot follow
-                // the match it plays from the file.
-                Some(BufWriter::new(
-                    std::fs::OpenOptions::new()
-                        .write(true)
-                        .create(true)
-                        .truncate(true)
-                        .mode(0o600)
-                        .open(path)?,
-                ))
+                // Every seat's cards, live: the arena's user's only.
+                Some(BufWriter::new(crate::output::create_private(path)?))
             }
             None => None,
         };
