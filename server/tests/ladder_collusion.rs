@@ -68,43 +68,10 @@ const CHANNELS: [(&str, u64); 2] = [("locks", 400), ("filenr", 1200)];
 
 const ZOO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../arena/tests/zoo");
 
-// ----------------------------------------------------------------- the truth
-// mix, prf, ln_choose and tail are copied from arena/tests/covert_channels.rs (attack_channel.py's
-// splitmix64 and the one-sided binomial tail).
-
-fn mix(x: u64) -> u64 {
-    let mut x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
-}
-
-/// The bits the sender sends under `key` (attack_channel.py's `prf`).
-fn prf(nonce: u64, key: u64) -> u64 {
-    mix(mix(nonce) ^ key)
-}
-
-/// A nonce no other run shares (so that two runs never read each other's state).
-fn fresh_nonce() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos() as u64;
-    mix(nanos ^ (u64::from(std::process::id()) << 32)) % 1_000_000_000_000
-}
-
-/// ln C(n, k).
-fn ln_choose(n: u64, k: u64) -> f64 {
-    (1..=k).map(|i| ((n - k + i) as f64 / i as f64).ln()).sum()
-}
-
-/// P(Bin(n, 1/2) >= k).
-fn tail(n: u64, k: u64) -> f64 {
-    (k..=n)
-        .map(|i| (ln_choose(n, i) - n as f64 * std::f64::consts::LN_2).exp())
-        .sum::<f64>()
-        .min(1.0)
-}
+// The truth (what the sender sends) and the chance of a score: the arena's own helpers.
+#[path = "../../arena/tests/common/channel_truth.rs"]
+mod channel_truth;
+use channel_truth::{fresh_nonce, prf, tail};
 
 /// What the receiver decoded over a pair, scored against the truth.
 #[derive(Debug, Default)]

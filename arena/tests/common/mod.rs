@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+pub mod channel_truth;
 pub mod process_tmpdir;
 
 /// The arena binary under test.
