@@ -25,8 +25,8 @@ fn exec_sibling(command: &str, program: &str, args: &[std::ffi::OsString]) -> Ex
     let Some(server) = server.filter(|path| path.exists()) else {
         eprint_line(&format!(
             "arena: error: arena {command} runs {program}, which is not installed next to this \
-             arena; build it with `cargo build --release --workspace` (or \
-             `cargo build --release -p teenpatti-server`)",
+             arena; build it with `cargo build --release -p teenpatti-server` (the demo's build \
+             leaves the server out)",
         ));
         return ExitCode::from(ExitKind::BadInput.code());
     };
