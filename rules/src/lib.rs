@@ -24,3 +24,8 @@ pub use event::{EndReason, Event, PackReason, RevealReason, RevealedHand};
 pub use hand::{DealSource, Hand, LegalSet};
 pub use settings::{SequenceOrder, Settings, SettingsError, Variant};
 pub use view::{PlayerView, SeatView};
+
+// The README's examples run as doc tests, so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExamples;
