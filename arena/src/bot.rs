@@ -19,6 +19,7 @@ mod limits;
 mod orphans;
 mod proc_view;
 mod process;
+mod real_dirs;
 mod report;
 mod run;
 mod seccomp;

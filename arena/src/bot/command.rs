@@ -16,6 +16,7 @@ use super::cpu_watch::CpuWatch;
 use super::error::SpawnError;
 use super::identity::{BotUid, running_as_root};
 use super::limits::{self, ChildSetup};
+use super::real_dirs::through_real_dirs;
 use super::spec::{BotSpec, DEFAULT_PATH, SandboxLevel};
 use super::stdout::StdoutFifo;
 
@@ -318,13 +319,22 @@ fn sandbox_paths(spec: &BotSpec, program: &Path) -> SandboxPaths {
         needed.push(real.clone());
         under_hidden(&real, &hidden).then_some(real)
     };
-    let program = given(program).unwrap_or_else(|| program.to_path_buf());
+    // Elsewhere a path through real directories (only those are bound), but a system path
+    // as written: the system's directories are there whole, their symbolic links too.
+    let bound_as_written = |p: &Path| {
+        SYSTEM_DIRS.iter().any(|d| p.starts_with(d))
+            && !p.components().any(|c| c == std::path::Component::ParentDir)
+    };
+    let reachable = |p: &Path| (!bound_as_written(p)).then(|| through_real_dirs(p))?;
+    let program = given(program)
+        .or_else(|| reachable(program))
+        .unwrap_or_else(|| program.to_path_buf());
     let args = spec.argv[1..]
         .iter()
         .map(|arg| {
             let path = Path::new(arg);
             path.is_absolute()
-                .then(|| given(path))
+                .then(|| given(path).or_else(|| reachable(path)))
                 .flatten()
                 .and_then(|real| real.to_str().map(String::from))
                 .unwrap_or_else(|| arg.clone())
@@ -344,8 +354,8 @@ fn sandbox_paths(spec: &BotSpec, program: &Path) -> SandboxPaths {
 /// installation when that is not a system directory (a `bin/` directory's parent, as in
 /// `~/.pyenv/shims/python3` or `/opt/pypy/bin/pypy`, else the program's own directory, for
 /// the program as named and as its symlinks resolve), the directory of every file named on
-/// its command line (a script imports its neighbours) and every directory named there (a
-/// Java class path). A directory [too wide to hand over](too_wide) is never bound: then only
+/// its command line (a script imports its neighbours; again as named and as resolved) and
+/// every directory named there (a Java class path). A directory [too wide to hand over](too_wide) is never bound: then only
 /// the file itself is.
 fn readable_paths(spec: &BotSpec, program: &Path) -> Vec<PathBuf> {
     let system = |p: &Path| SYSTEM_DIRS.iter().any(|d| p.starts_with(d));
@@ -385,17 +395,22 @@ fn readable_paths(spec: &BotSpec, program: &Path) -> Vec<PathBuf> {
         let Ok(real) = path.canonicalize() else {
             continue;
         };
-        if system(&real) {
-            continue;
-        }
         if real.is_dir() {
-            if !too_wide(&real) {
+            if !system(&real) && !too_wide(&real) {
                 paths.push(real);
             }
-        } else {
-            match real.parent().filter(|d| !system(d) && !too_wide(d)) {
+            continue;
+        }
+        // The file's real directory, and the one its name is in when it is a symbolic link
+        // to another directory's file (the bot is given it by that name).
+        let named = through_real_dirs(path).unwrap_or_else(|| real.clone());
+        for file in [real, named] {
+            if system(&file) {
+                continue;
+            }
+            match file.parent().filter(|d| !too_wide(d)) {
                 Some(dir) => paths.push(dir.to_path_buf()),
-                None => paths.push(real),
+                None => paths.push(file),
             }
         }
     }
@@ -542,6 +557,49 @@ mod tests {
         );
         assert!(plan.needed.contains(&root.join("out/bot.py")));
         assert!(plan.needed.contains(&root.join("elsewhere.txt")));
+    }
+
+    #[test]
+    fn paths_through_unbound_directories_are_given_through_real_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        for sub in ["other", "mybot", "target/release", "v2"] {
+            std::fs::create_dir_all(root.join(sub)).unwrap();
+        }
+        std::fs::write(root.join("mybot/bot.py"), "").unwrap();
+        std::fs::write(root.join("v2/bot.py"), "").unwrap();
+        std::os::unix::fs::symlink(root.join("v2/bot.py"), root.join("mybot/current.py")).unwrap();
+        let program = root.join("target/release/chaal-bot");
+        std::fs::write(&program, "").unwrap();
+        let written = |p: &str| root.join("other/..").join(p);
+        let spec = BotSpec::new(
+            "b",
+            vec![
+                written("target/release/chaal-bot").to_str().unwrap().into(),
+                written("mybot/bot.py").to_str().unwrap().into(),
+                written("mybot/current.py").to_str().unwrap().into(),
+                written("mybot").to_str().unwrap().into(),
+                written("missing.py").to_str().unwrap().into(),
+            ],
+            "/w",
+            "/w/log",
+        );
+        let plan = sandbox_paths(&spec, &written("target/release/chaal-bot"));
+        assert_eq!(plan.program, program);
+        assert_eq!(
+            plan.args,
+            [
+                root.join("mybot/bot.py").to_str().unwrap(),
+                root.join("mybot/current.py").to_str().unwrap(),
+                root.join("mybot").to_str().unwrap(),
+                written("missing.py").to_str().unwrap(),
+            ]
+        );
+        // Bound: the directories of both the link and the file it points to.
+        for bound in ["target/release", "mybot", "v2"] {
+            assert!(plan.readable.contains(&root.join(bound)), "{bound}");
+        }
+        assert!(!plan.readable.contains(&root.join("other")));
     }
 
     #[test]
