@@ -1,6 +1,10 @@
 //! Turning a user's bot command line into a [`BotSpec`].
 
+mod paths;
+
 use std::path::{Path, PathBuf};
+
+pub use paths::{PathBase, absolutize, missing_file_note, missing_path};
 
 use crate::bot::{BotSpec, Limits, SandboxLevel};
 
@@ -18,62 +22,8 @@ pub fn split(command: &str) -> Result<Vec<String>, String> {
     Ok(argv)
 }
 
-/// Bots run in their own working directory, so every argument that names an existing file or
-/// directory relative to `base` is made absolute (`python3 bots/x.py` keeps working).
-pub fn absolutize(argv: &[String], base: &Path) -> Vec<String> {
-    argv.iter()
-        .map(|arg| {
-            let path = Path::new(arg);
-            if !arg.starts_with('-') && path.is_relative() && base.join(path).exists() {
-                base.join(path).to_string_lossy().into_owned()
-            } else {
-                arg.clone()
-            }
-        })
-        .collect()
-}
-
-/// For a bot that did not start: the arguments of its command line that look like files
-/// (`my_bot.py`, `bots/x`) but are not there relative to `cwd`. [`absolutize`] made every
-/// one that exists absolute, so these reach the bot as paths into its own private directory,
-/// where they are missing too: the usual cause is running the arena from another directory.
-pub fn missing_file_note(argv: &[String], cwd: &Path) -> Option<String> {
-    let looks_like_file = |arg: &str| {
-        let path = Path::new(arg);
-        let extension = path.extension().and_then(|e| e.to_str()).is_some_and(|e| {
-            (1..=5).contains(&e.len())
-                && e.bytes().all(|b| b.is_ascii_alphanumeric())
-                && e.bytes().any(|b| b.is_ascii_alphabetic())
-        });
-        !arg.starts_with('-') && path.is_relative() && (arg.contains('/') || extension)
-    };
-    let missing: Vec<String> = argv
-        .iter()
-        .enumerate()
-        // A bare program name is looked up on the PATH, not in the current directory.
-        .filter(|(i, arg)| *i > 0 || arg.contains('/'))
-        .map(|(_, arg)| arg)
-        .filter(|arg| looks_like_file(arg) && !cwd.join(arg).exists())
-        .map(|arg| format!("`{arg}`"))
-        .collect();
-    (!missing.is_empty()).then(|| {
-        let (what, is) = match missing.len() {
-            1 => (missing[0].clone(), "is not a file"),
-            _ => (missing.join(", "), "are not files"),
-        };
-        format!(
-            "{what} {is} in {}, where the arena was run: paths on a bot's command line are \
-             taken from there (the bot itself runs in a private directory)",
-            cwd.display()
-        )
-    })
-}
-
 /// A readable default name: the script's file stem, or the program's name.
 pub fn default_name(argv: &[String]) -> String {
-    let interpreters = [
-        "python3", "python", "node", "java", "sh", "bash", "ruby", "perl",
-    ];
     let program = Path::new(&argv[0])
         .file_name()
         .map(|f| f.to_string_lossy().into_owned());
@@ -90,7 +40,7 @@ pub fn default_name(argv: &[String]) -> String {
             .map(|(_, a)| a.clone())
             .next()
             .unwrap_or_else(|| argv[0].clone()),
-        Some(p) if interpreters.contains(&p) => argv[1..]
+        Some(p) if paths::INTERPRETERS.contains(&p) => argv[1..]
             .iter()
             .find(|a| !a.starts_with('-'))
             .cloned()
@@ -213,25 +163,6 @@ mod tests {
             Path::new("logs/seat1-x.restart2.stderr.log")
         );
         assert_eq!(restart_log(Path::new("err"), 1), Path::new("err.restart1"));
-    }
-
-    #[test]
-    fn arguments_that_look_like_missing_files_are_named() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("here.py"), "").unwrap();
-        let argv = |text: &str| split(text).unwrap();
-        let note = missing_file_note(&argv("python3 my_bot.py --seed 3"), dir.path()).unwrap();
-        assert!(note.starts_with("`my_bot.py` is not a file in "), "{note}");
-        let note = missing_file_note(&argv("./bot bots/x here.py 12.5"), dir.path()).unwrap();
-        assert!(
-            note.starts_with("`./bot`, `bots/x` are not files in "),
-            "{note}"
-        );
-        assert_eq!(
-            missing_file_note(&argv("python3 here.py"), dir.path()),
-            None
-        );
-        assert_eq!(missing_file_note(&argv("mc-bot --fast"), dir.path()), None);
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::path::Path;
 use anyhow::Context;
 use protocol::{TimeLimits, Variant};
 
-use crate::bot_command::{self, SpecInput};
+use crate::bot_command::{self, PathBase, SpecInput};
 use crate::check_bot::{Outcome, render, run_scenario, scenarios};
 use crate::exit::{Exit, ExitKind};
 
@@ -46,7 +46,10 @@ pub async fn run(
         let cannot_start = results
             .iter()
             .any(|c| c.name == "handshake" && c.outcome == Outcome::Fail);
-        if cannot_start && let Some(note) = bot_command::missing_file_note(&argv, &cwd) {
+        if cannot_start
+            && let Some(note) =
+                bot_command::missing_file_note(command, &PathBase::current_dir(&cwd))
+        {
             for c in results.iter_mut().filter(|c| c.name == "handshake") {
                 c.note = Some(note.clone());
             }

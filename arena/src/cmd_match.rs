@@ -7,7 +7,7 @@ use anyhow::Context;
 use tokio_util::sync::CancellationToken;
 
 use crate::bot::Limits;
-use crate::bot_command::{self, SpecInput};
+use crate::bot_command::{self, PathBase, SpecInput};
 use crate::cli::MatchArgs;
 use crate::exit::{Exit, ExitKind};
 use crate::referee::{MatchConfig, MatchError, MatchResult, SeatConfig, run_match};
@@ -66,10 +66,20 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create transcript directory {}", dir.display()))?;
     }
+    let paths_from = PathBase::current_dir(&cwd);
     let mut argvs = Vec::new();
+    let mut notes = Vec::new();
     for (i, command) in args.bots.iter().enumerate() {
         let argv = bot_command::split(command)
             .map_err(|e| Exit::new(ExitKind::BadInput, format!("--bot number {}: {e}", i + 1)))?;
+        if let Some(problem) = bot_command::missing_path(&argv[..1], &paths_from) {
+            return Err(Exit::new(
+                ExitKind::Failure,
+                format!("--bot number {}: {problem}", i + 1),
+            )
+            .into());
+        }
+        notes.push(bot_command::missing_file_note(&argv, &paths_from));
         argvs.push(bot_command::absolutize(&argv, &cwd));
     }
     let names = bot_command::unique_names(
@@ -105,10 +115,7 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
     let context = FailureContext {
         max_restarts: args.limits.max_restarts,
         logs_kept: args.logs.is_some(),
-        notes: argvs
-            .iter()
-            .map(|argv| bot_command::missing_file_note(argv, &cwd))
-            .collect(),
+        notes,
     };
     let seats = argvs
         .into_iter()

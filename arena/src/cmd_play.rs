@@ -2,7 +2,7 @@
 
 use std::io;
 
-use crate::bot_command::{self, SpecInput};
+use crate::bot_command::{self, PathBase, SpecInput};
 use crate::cli::PlayArgs;
 use crate::exit::{Exit, ExitKind};
 use crate::play::{Console, PlayConfig, play};
@@ -29,6 +29,13 @@ pub async fn run(args: PlayArgs) -> anyhow::Result<()> {
     for (i, command) in args.bots.iter().enumerate() {
         let argv = bot_command::split(command)
             .map_err(|e| Exit::new(ExitKind::BadInput, format!("--bot number {}: {e}", i + 1)))?;
+        if let Some(problem) = bot_command::missing_path(&argv[..1], &PathBase::current_dir(&cwd)) {
+            return Err(Exit::new(
+                ExitKind::Failure,
+                format!("--bot number {}: {problem}", i + 1),
+            )
+            .into());
+        }
         argvs.push(bot_command::absolutize(&argv, &cwd));
     }
     let names =

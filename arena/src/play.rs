@@ -183,7 +183,8 @@ pub async fn play<R: BufRead, W: Write>(
                     crate::bot::stderr_block(fault.stderr.as_deref(), "  ")
                 )?;
                 let cwd = std::env::current_dir().unwrap_or_default();
-                if let Some(note) = crate::bot_command::missing_file_note(&spec.argv, &cwd) {
+                let paths_from = crate::bot_command::PathBase::current_dir(&cwd);
+                if let Some(note) = crate::bot_command::missing_file_note(&spec.argv, &paths_from) {
                     writeln!(console.output, "  note: {note}")?;
                 }
             }

@@ -79,7 +79,9 @@ pub(crate) fn prepare(spec: &BotSpec) -> Result<Prepared, SpawnError> {
         SpawnError::ProgramNotFound {
             name: name(),
             program: program.clone(),
-            detail: if program.contains('/') {
+            detail: if Path::new(program).is_absolute() {
+                " (no such file)".to_string()
+            } else if program.contains('/') {
                 format!(
                     " (no executable file at {}; a relative path is taken from the bot's \
                      working directory)",

@@ -2,8 +2,10 @@
 //! and the field.
 //!
 //! Paths in a tournament file (bot commands, bot working directories) are relative to the
-//! directory of the file, so a file works from any current directory. The output directory is
-//! relative to the current directory (where a user expects results), and `--out` overrides it.
+//! directory of the file, so a file works from any current directory; a bot's command is
+//! relative to its `workdir` when it has one (`bot_command/paths.rs` says which words are
+//! paths). The output directory is relative to the current directory (where a user expects
+//! results), and `--out` overrides it.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -18,6 +20,7 @@ use super::command::RawCommand;
 use super::page_cache::PageCache;
 use super::sections::{self, LimitsSection, SectionError, TableSection, TimeSection, line_of};
 use crate::bot::{Limits, SandboxLevel};
+use crate::bot_command::PathBase;
 
 /// A mistake in a tournament file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -239,6 +242,10 @@ pub struct Tournament {
     /// The file it was read from (not part of the identity).
     #[serde(skip)]
     pub file: PathBuf,
+    /// The folder the bots' relative paths were taken from, canonical: the file's (not part
+    /// of the identity either).
+    #[serde(skip)]
+    pub paths_from: PathBuf,
     pub name: String,
     pub format: Format,
     pub settings: Settings,
@@ -300,6 +307,14 @@ fn default_max_log_kb() -> u64 {
 }
 
 impl Tournament {
+    /// Where `bot`'s relative paths were taken from: its `workdir`, else the file's folder.
+    pub fn paths_of<'a>(&'a self, bot: &'a BotEntry) -> PathBase<'a> {
+        match &bot.workdir {
+            Some(dir) => PathBase::workdir(dir),
+            None => PathBase::tournament_file(&self.paths_from),
+        }
+    }
+
     /// Reads and checks a tournament file.
     pub fn load(path: &Path) -> Result<Tournament, ConfigError> {
         let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
@@ -433,11 +448,16 @@ impl Tournament {
                 }
                 None => None,
             };
-            let resolve_from = workdir.clone().unwrap_or_else(|| base.clone());
-            let argv = crate::bot_command::absolutize(&argv, &resolve_from);
-            if let Some(problem) = missing_program(&argv[0], &resolve_from) {
+            let paths_from = match &workdir {
+                Some(dir) => PathBase::workdir(dir),
+                None => PathBase::tournament_file(&base),
+            };
+            if let Some(problem) = crate::bot_command::missing_path(&argv, &paths_from)
+                .or_else(|| unrunnable_program(&argv[0], paths_from.dir))
+            {
                 return Err(err(Some(b.command.span()), Some("bot.command"), problem));
             }
+            let argv = crate::bot_command::absolutize(&argv, paths_from.dir);
             bots.push(BotEntry {
                 line: line_of(text, bot.span().start),
                 name,
@@ -652,6 +672,7 @@ impl Tournament {
         });
         let t = Tournament {
             file: file.to_path_buf(),
+            paths_from: base,
             output: PathBuf::from(raw.output.clone().unwrap_or_else(|| format!("out/{name}"))),
             name,
             format,
@@ -736,8 +757,9 @@ impl Tournament {
     }
 }
 
-/// Why the program of a command cannot be run, if it cannot.
-fn missing_program(program: &str, base: &Path) -> Option<String> {
+/// Why the program of a command cannot be run, if it cannot (a relative path that is not a
+/// file is [`missing_path`](crate::bot_command::missing_path)'s).
+fn unrunnable_program(program: &str, base: &Path) -> Option<String> {
     let path = Path::new(program);
     if path.components().count() > 1 || path.is_absolute() {
         let full = if path.is_absolute() {

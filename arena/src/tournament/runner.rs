@@ -69,15 +69,18 @@ pub async fn check_bots(t: &Tournament, scratch: &std::path::Path) -> anyhow::Re
         };
         let line = bot.line;
         let name = bot.name.clone();
+        let note = crate::bot_command::missing_file_note(&bot.argv, &t.paths_of(bot))
+            .map(|note| format!("\n  note: {note}"))
+            .unwrap_or_default();
         checks.spawn(async move {
             let result = match Connection::start(&spec, &hello, None, None).await {
                 Ok(connection) => {
                     connection.close(Duration::from_millis(200)).await;
                     Ok(())
                 }
-                Err(Ok(spawn)) => Err(spawn.to_string()),
+                Err(Ok(spawn)) => Err(format!("{spawn}{note}")),
                 Err(Err(fault)) => Err(format!(
-                    "fails its handshake ({}): {}{}\n{}",
+                    "fails its handshake ({}): {}{}\n{}{note}",
                     fault.kind,
                     fault.detail,
                     fault
