@@ -122,6 +122,10 @@ pub enum Command {
         /// (`01-classic-blind-and-seen-bets-see-show.stderr.log`, ...; default: discarded).
         #[arg(long, value_name = "DIR")]
         logs: Option<PathBuf>,
+        /// Isolation, as for `arena match` (default: the strongest this machine supports);
+        /// `none` tells a sandbox problem from a bot's own.
+        #[arg(long, value_name = "LEVEL")]
+        sandbox: Option<SandboxArg>,
         /// The bot's command, after `--`: `arena check-bot -- python3 my_bot.py`.
         #[arg(last = true, required = true, value_name = "CMD")]
         command: Vec<String>,
@@ -261,6 +265,10 @@ pub struct PlayArgs {
     /// Time for each of a bot's decisions (ms); there is no time bank. You have no limit.
     #[arg(long, default_value_t = 5000, value_parser = at_least_one::<u64>)]
     pub decision_ms: u64,
+    /// Isolation of the bots, as for `arena match` (default: the strongest this machine
+    /// supports).
+    #[arg(long, value_name = "LEVEL")]
+    pub sandbox: Option<SandboxArg>,
     #[command(flatten)]
     pub table: TableArgs,
 }
@@ -350,11 +358,15 @@ pub struct LimitArgs {
     pub millicpus: u64,
 }
 
+/// The level asked for, or the strongest this machine supports.
+pub fn sandbox_level(arg: Option<SandboxArg>) -> SandboxLevel {
+    arg.map_or_else(crate::bot::default_level, SandboxLevel::from)
+}
+
 impl LimitArgs {
     /// The level asked for, or the strongest this machine supports.
     pub fn sandbox_level(&self) -> SandboxLevel {
-        self.sandbox
-            .map_or_else(crate::bot::default_level, SandboxLevel::from)
+        sandbox_level(self.sandbox)
     }
 
     pub fn time(&self) -> TimeLimits {

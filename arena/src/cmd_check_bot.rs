@@ -5,17 +5,30 @@ use std::path::Path;
 use anyhow::Context;
 use protocol::{TimeLimits, Variant};
 
+use crate::bot::SandboxLevel;
 use crate::bot_command::{self, PathBase, SpecInput};
 use crate::check_bot::{Outcome, render, run_scenario, scenarios};
 use crate::exit::{Exit, ExitKind};
 
+/// How to check: the command line's options besides the game and the bot.
+pub struct Options<'a> {
+    pub time: TimeLimits,
+    pub json: bool,
+    pub logs: Option<&'a Path>,
+    pub sandbox: SandboxLevel,
+}
+
 pub async fn run(
     game: Option<Variant>,
     command: &[String],
-    time: TimeLimits,
-    json: bool,
-    logs: Option<&Path>,
+    options: Options<'_>,
 ) -> anyhow::Result<()> {
+    let Options {
+        time,
+        json,
+        logs,
+        sandbox,
+    } = options;
     let cwd = std::env::current_dir()?;
     let argv = bot_command::absolutize(command, &cwd);
     let work = tempfile::Builder::new()
@@ -38,7 +51,7 @@ pub async fn run(
             workdir: work.path().join(format!("scenario{i}")),
             log_dir: work.path(),
             seat: scenario.bot_seat,
-            sandbox: crate::bot::default_level(),
+            sandbox,
             limits: bot_command::DEFAULT_LIMITS,
         });
         spec.stderr_log = log_dir.join(log_name(i, &scenario.name));

@@ -38,6 +38,7 @@ pub async fn run(args: PlayArgs) -> anyhow::Result<()> {
         }
         argvs.push(bot_command::absolutize(&argv, &cwd));
     }
+    let sandbox = crate::cli::sandbox_level(args.sandbox);
     let names =
         bot_command::unique_names(argvs.iter().map(|a| bot_command::default_name(a)).collect());
     let bots = argvs
@@ -51,7 +52,7 @@ pub async fn run(args: PlayArgs) -> anyhow::Result<()> {
                 workdir: work.path().join(format!("bot{i}")),
                 log_dir: work.path(),
                 seat: i,
-                sandbox: crate::bot::default_level(),
+                sandbox,
                 limits: bot_command::DEFAULT_LIMITS,
             })
         })

@@ -182,6 +182,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             decision_ms,
             json,
             logs,
+            sandbox,
             command,
         } => {
             let time = protocol::TimeLimits {
@@ -189,7 +190,13 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 decision_ms,
                 bank_ms: 0,
             };
-            arena::cmd_check_bot::run(game, &command, time, json, logs.as_deref()).await?
+            let options = arena::cmd_check_bot::Options {
+                time,
+                json,
+                logs: logs.as_deref(),
+                sandbox: arena::cli::sandbox_level(sandbox),
+            };
+            arena::cmd_check_bot::run(game, &command, options).await?
         }
         Command::Standings { dir } => arena::cmd_tournament::show_standings(&dir)?,
         Command::Report { dir, out, replays } => arena::html::cmd_report(&dir, &out, replays)?,
