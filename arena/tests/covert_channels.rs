@@ -142,10 +142,7 @@ fn score(what: &str, group: &str, log: &str, channel: &str, nonce: u64) -> Score
 
 /// A scratch directory outside `/tmp` (the arena's `TMPDIR`; logs and results go there).
 fn scratch(test: &str) -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix(&format!("covert-{test}-"))
-        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
-        .unwrap()
+    common::process_tmpdir::scratch_outside_tmp(&format!("covert-{test}-"))
 }
 
 /// Waits up to 5 s for the processes carrying `mark` to go; kills (by pid) and returns those

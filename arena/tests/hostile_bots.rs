@@ -28,10 +28,7 @@ const MATCH_DEADLINE: Duration = Duration::from_secs(120);
 /// A scratch directory outside `/tmp`: bwrap always empties `/tmp`, so only a directory
 /// elsewhere shows that the arena hides what it must hide.
 fn scratch() -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix("hostile-")
-        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
-        .unwrap()
+    common::process_tmpdir::scratch_outside_tmp("hostile-")
 }
 
 /// What one match gave.

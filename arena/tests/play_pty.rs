@@ -63,7 +63,7 @@ fn a_faulty_bot_is_played_by_the_arena_for_the_rest_of_the_hand() {
     use arena::play::{Console, PlayConfig, play};
 
     let work = tempfile::tempdir().unwrap();
-    let zoo = root().join("arena/tests/zoo/garbage.py");
+    let zoo = common::zoo("garbage.py");
     let spec = bot_command::spec(SpecInput {
         name: "garbage",
         argv: vec!["python3".into(), zoo.to_string_lossy().into_owned()],

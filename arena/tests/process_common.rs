@@ -2,6 +2,9 @@
 //! target of its own it contains no tests).
 #![allow(dead_code)]
 
+#[path = "common/mod.rs"]
+mod common;
+
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -12,8 +15,12 @@ use tokio::time::Instant;
 /// Generous: the machine may be loaded. Only things expected to succeed wait this long.
 pub const PATIENCE: Duration = Duration::from_secs(10);
 
+/// `tests/bots/<name>`, where a bot's own uid can read it.
 pub fn script(name: &str) -> String {
-    format!("{}/tests/bots/{name}", env!("CARGO_MANIFEST_DIR"))
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/bots")
+        .join(name);
+    common::reachable(&path).to_string_lossy().into_owned()
 }
 
 /// `python3 tests/bots/<name> args..`; `python3` is found on the bot's default PATH.

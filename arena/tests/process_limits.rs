@@ -183,10 +183,11 @@ async fn bwrap_sandbox_isolates_the_bot() {
     assert_eq!(v["write_usr"], false);
     assert!(v["pid"].as_u64().unwrap() < 10, "own PID namespace");
     // Private /tmp: only the paths down to the workdir and to the bot's own program (if
-    // they live under /tmp, as when the repository itself is checked out there).
+    // they live under /tmp, as when the repository itself is checked out there, or its bots
+    // copied there from a private folder).
     let allowed: Vec<String> = [
         wd.clone(),
-        std::fs::canonicalize(env!("CARGO_MANIFEST_DIR")).unwrap(),
+        std::fs::canonicalize(script("sandbox_probe.py")).unwrap(),
     ]
     .iter()
     .filter_map(|p| p.strip_prefix("/tmp").ok())

@@ -84,10 +84,7 @@ fn level_name(level: Option<&str>) -> &str {
 
 /// A scratch directory outside `/tmp` (the arena's `TMPDIR`, and where logs and replays go).
 fn scratch(test: &str) -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix(&format!("trust-{test}-"))
-        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
-        .unwrap()
+    common::process_tmpdir::scratch_outside_tmp(&format!("trust-{test}-"))
 }
 
 /// A path as hex, so that the arena does not take it for a file named on the command line

@@ -7,6 +7,9 @@ use std::process::{Command, Output};
 
 pub mod channel_truth;
 pub mod process_tmpdir;
+pub mod reachable;
+
+pub use reachable::reachable;
 
 /// The arena binary under test.
 pub fn arena() -> PathBuf {
@@ -22,7 +25,7 @@ pub fn root() -> PathBuf {
 }
 
 /// A binary of the sample-bots package, built next to the arena (`scripts/test` builds every
-/// binary of the workspace before running the tests).
+/// binary of the workspace before running the tests), where a bot's own uid can run it.
 pub fn sample_bot(name: &str) -> String {
     let path = arena().parent().unwrap().join(name);
     assert!(
@@ -31,12 +34,12 @@ pub fn sample_bot(name: &str) -> String {
          which scripts/test does)",
         path.display()
     );
-    path.to_string_lossy().into_owned()
+    reachable(&path).to_string_lossy().into_owned()
 }
 
 /// A Python bot of the repository, as a `--bot` command.
 pub fn python_bot(relative: &str) -> String {
-    format!("python3 {}", root().join(relative).display())
+    format!("python3 {}", reachable(&root().join(relative)).display())
 }
 
 /// Runs the arena with `args` from the workspace root.
@@ -133,9 +136,10 @@ pub fn assert_no_faults(summary: &serde_json::Value, seat: usize, what: &str) {
     );
 }
 
-/// A script of the zoo of misbehaving bots (`arena/tests/zoo/`).
+/// A script of the zoo of misbehaving bots (`arena/tests/zoo/`), where a bot's own uid can
+/// read it.
 pub fn zoo(script: &str) -> PathBuf {
-    root().join("arena/tests/zoo").join(script)
+    reachable(&root().join("arena/tests/zoo").join(script))
 }
 
 /// `python3 -X MARK zoo/SCRIPT ARGS`: CPython ignores the unknown `-X` option, so the marker
