@@ -7,7 +7,7 @@ use protocol::{TimeLimits, Variant};
 
 use crate::bot::SandboxLevel;
 use crate::bot_command::{self, PathBase, SpecInput};
-use crate::check_bot::{Outcome, render, run_scenario, scenarios};
+use crate::check_bot::{Check, Outcome, render, run_all, scenarios};
 use crate::exit::{Exit, ExitKind};
 
 /// How to check: the command line's options besides the game and the bot.
@@ -43,8 +43,7 @@ pub async fn run(
         }
         None => work.path().join("logs"),
     };
-    let mut checks = Vec::new();
-    for (i, scenario) in scenarios(game).iter().enumerate() {
+    let mut checks = run_all(&scenarios(game), time, |i, scenario| {
         let mut spec = bot_command::spec(SpecInput {
             name: &name,
             argv: argv.clone(),
@@ -55,21 +54,15 @@ pub async fn run(
             limits: bot_command::DEFAULT_LIMITS,
         });
         spec.stderr_log = log_dir.join(log_name(i, &scenario.name));
-        let mut results = run_scenario(&spec, scenario, time).await;
-        let cannot_start = results
-            .iter()
-            .any(|c| c.name == "handshake" && c.outcome == Outcome::Fail);
-        if cannot_start
-            && let Some(note) =
-                bot_command::missing_file_note(command, &PathBase::current_dir(&cwd))
-        {
-            for c in results.iter_mut().filter(|c| c.name == "handshake") {
-                c.note = Some(note.clone());
-            }
-        }
-        checks.extend(results);
-        if cannot_start && i == 0 {
-            break; // the same failure would repeat for every scenario
+        spec
+    })
+    .await;
+    let failed_handshake = |c: &Check| c.name == "handshake" && c.outcome == Outcome::Fail;
+    if checks.iter().any(failed_handshake)
+        && let Some(note) = bot_command::missing_file_note(command, &PathBase::current_dir(&cwd))
+    {
+        for c in checks.iter_mut().filter(|c| failed_handshake(c)) {
+            c.note = Some(note.clone());
         }
     }
     let text = if json {

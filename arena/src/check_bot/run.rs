@@ -1,5 +1,8 @@
 //! Plays each scenario with the bot in one seat and the checker in the others, and records a
 //! check for everything the bot must get right.
+//!
+//! Hands are named as people count them (hand 1 is the request's `"hand":0`), requests by
+//! the `"id"` the bot sees in them.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -21,8 +24,9 @@ pub enum Outcome {
     Fail,
     /// The situation did not arise (the bot's own choices avoided it); not a failure.
     NotReached,
-    /// The situation could not be played: the bot had stopped working (crashed, or its
-    /// stream broke) earlier in the scenario; that failure is reported on its own.
+    /// The situation could not be checked after an earlier failure in the scenario (the bot
+    /// crashed or wrote text on stdout, or the arena's answers for failed decisions steered
+    /// the hands away from it); that failure is reported on its own.
     Skipped,
 }
 
@@ -49,9 +53,41 @@ pub struct Check {
     pub note: Option<String>,
 }
 
-/// Runs one scenario against a fresh process of the bot.
-pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits) -> Vec<Check> {
+/// What one scenario gave: its checks, and whether every later scenario would only repeat its
+/// failure.
+pub struct ScenarioRun {
+    pub checks: Vec<Check>,
+    pub stop: Option<Stop>,
+}
+
+/// A failure that every scenario would repeat, so the checker stops at the first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The bot did not start or failed its handshake.
+    NoStart,
+    /// The bot wrote text that is not JSON on its stdout (see [`super::stdout_text`]).
+    TextOnStdout,
+}
+
+/// Runs one scenario against a fresh process of the bot. Within a scenario the checks that
+/// passed come first, then the failures, then what could not be checked: a scenario never
+/// shows a pass after a failure, and a kind of decision that failed once gets no "answered"
+/// pass at all.
+pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits) -> ScenarioRun {
+    let mut run = play_scenario(spec, scenario, time).await;
+    let order = |c: &Check| match c.outcome {
+        Outcome::Pass => 0,
+        Outcome::NotReached => 1,
+        Outcome::Fail => 2,
+        Outcome::Skipped => 3,
+    };
+    run.checks.sort_by_key(order); // stable: each group keeps the order it happened in
+    run
+}
+
+async fn play_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits) -> ScenarioRun {
     let mut checks = Vec::new();
+    let done = |checks, stop| ScenarioRun { checks, stop };
     let check = |name: &str, outcome, detail: String| Check {
         scenario: scenario.name.clone(),
         name: name.to_string(),
@@ -98,7 +134,7 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
         }
         Err(Ok(spawn)) => {
             checks.push(check("handshake", Outcome::Fail, spawn.to_string()));
-            return checks;
+            return done(checks, Some(Stop::NoStart));
         }
         Err(Err(fault)) => {
             let mut c = check("handshake", Outcome::Fail, fault.detail.clone());
@@ -109,12 +145,16 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
                 time.startup_ms
             ));
             checks.push(c);
-            return checks;
+            return done(checks, Some(Stop::NoStart));
         }
     };
     // Decisions answered correctly, per kind: (count, slowest ms).
     let mut answered: BTreeMap<DecisionKind, (u32, u128)> = BTreeMap::new();
     let mut asked: Vec<DecisionKind> = Vec::new();
+    // Kinds with a failed decision: their "answered" line would read as a pass.
+    let mut failed: Vec<DecisionKind> = Vec::new();
+    // Set when the bot wrote text on stdout: the later scenarios would repeat it.
+    let mut stop_all = None;
     let mut next_id = 1;
     // The draws of the bot's mixed answers (a check is not a match: any fixed key will do).
     let mut draws = MixDraws::new(hello.seed, scenario.bot_seat, None);
@@ -148,7 +188,20 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
                 );
                 next_id += 1;
                 asked.push(decision.kind);
-                let name = format!("{} decision (request {})", decision.kind.name(), request.id);
+                // "hand 1" as people count; the id as the bot reads it in the request.
+                let name = format!(
+                    "{} decision (hand {}, \"id\":{})",
+                    decision.kind.name(),
+                    index + 1,
+                    request.id
+                );
+                // Where a message quotes the request, its own numbers too.
+                let at = format!(
+                    "hand {} (the request with \"id\":{}, \"hand\":{})",
+                    index + 1,
+                    request.id,
+                    request.hand
+                );
                 match connection.ask(&request).await {
                     Ok(asked) => match asked
                         .resolve(&request.legal, &mut draws)
@@ -166,6 +219,7 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
                             events
                         }
                         Err(why) => {
+                            failed.push(decision.kind);
                             let mut c =
                                 check(&name, Outcome::Fail, format!("illegal fault: {why}"));
                             c.sent = Some(crate::referee::excerpt(&asked.line));
@@ -179,9 +233,10 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
                         }
                     },
                     Err(fault) => {
+                        failed.push(decision.kind);
                         let expected = match fault.kind {
                             FaultKind::Timeout => {
-                                format!("an answer within {} ms (plus the bank)", time.decision_ms)
+                                format!("an answer within {} ms", time.decision_ms)
                             }
                             FaultKind::WrongId => format!("\"id\":{}", request.id),
                             _ => format!(
@@ -190,22 +245,43 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
                                 protocol::explain::legal_set(&request.legal)
                             ),
                         };
+                        let detail = match fault.kind {
+                            // The connection's words count a time bank; check-bot gives none.
+                            FaultKind::Timeout => format!(
+                                "no answer within {} ms, the time for one decision \
+                                 (--decision-ms; check-bot has no time bank); a late answer \
+                                 with \"id\":{} is dropped",
+                                time.decision_ms, request.id
+                            ),
+                            _ => fault.detail.clone(),
+                        };
                         let mut c = check(
                             &name,
                             Outcome::Fail,
-                            format!("{} fault: {}", fault.kind, fault.detail),
+                            format!("{} fault: {detail}", fault.kind),
                         );
                         c.sent = fault.line.clone();
                         c.expected = Some(expected);
+                        let text = super::stdout_text::is_text_on_stdout(&fault);
+                        if text {
+                            c.note = Some(super::stdout_text::HINT.to_string());
+                        }
                         checks.push(c);
                         if fault.broken {
                             broken = Some(checks.len() - 1);
                             stopped = Some(format!(
-                                "not reached: the bot was stopped after a {} fault at hand {} (request {})",
-                                fault.kind,
-                                index + 1,
-                                request.id
+                                "not reached: the bot was stopped after a {} fault at {at}",
+                                fault.kind
                             ));
+                            break 'hands;
+                        }
+                        if text {
+                            // Its real answer comes next and would be read as the answer to
+                            // the next request: every later check would fail for this line.
+                            stopped = Some(format!(
+                                "not checked: the checks stopped at {at}, where the bot wrote text on stdout"
+                            ));
+                            stop_all = Some(Stop::TextOnStdout);
                             break 'hands;
                         }
                         apply_fallback(&mut hand, seat, decision.kind)
@@ -226,6 +302,7 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
     ] {
         let name = format!("{} decisions", kind.name());
         match answered.get(&kind) {
+            Some(_) if failed.contains(&kind) => {} // its failures say it; no pass beside them
             Some((n, slowest)) => checks.push(check(
                 &name,
                 Outcome::Pass,
@@ -234,6 +311,14 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
             None if scenario.meant_for.contains(&kind) && !asked.contains(&kind) => {
                 checks.push(match &stopped {
                     Some(why) => check(&name, Outcome::Skipped, why.clone()),
+                    // Not the bot's choice: the arena's stand-in answers steered the hands.
+                    None if !failed.is_empty() => check(
+                        &name,
+                        Outcome::Skipped,
+                        "not reached: the arena answered the failed decisions above for the bot \
+                         (pack, keep, refuse), which avoided this situation"
+                            .into(),
+                    ),
                     None => check(
                         &name,
                         Outcome::NotReached,
@@ -250,7 +335,7 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
         if let Some(failed) = broken {
             checks[failed].stderr = exit.stderr.excerpt();
         }
-        return checks;
+        return done(checks, stop_all);
     }
     connection.queue(&ArenaMessage::MatchEnd(MatchEnd {
         hands: scenario.hands.len() as u64,
@@ -278,7 +363,7 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
         c.stderr = exit.stderr.excerpt();
         checks.push(c);
     }
-    checks
+    done(checks, None)
 }
 
 /// The fields of a bot's hello as it sent them: `"name":"my-bot", "version":"1.0", "protocol":1`.

@@ -172,6 +172,14 @@ class ZooTests(unittest.TestCase):
         with self.assertRaises(ValueError):
             json.loads(line)
 
+    def test_debug_stdout_prints_a_line_of_text_before_each_answer(self):
+        bot = self.start("debug_stdout.py")
+        bot.hello()
+        for request_id in (1, 2):
+            bot.send(bet_request(request_id))
+            self.assertEqual(bot.read_line(), f"thinking about request {request_id}".encode())
+            self.assertEqual(json.loads(bot.read_line()), {"id": request_id, "action": "pack"})
+
     def test_illegal_alternates_bad_parameters_and_actions_not_offered(self):
         bot = self.start("illegal.py")
         bot.hello()

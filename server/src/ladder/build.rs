@@ -18,7 +18,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use arena::bot::{BotSpec, Limits, run_to_completion};
-use arena::check_bot::{Outcome, render, run_scenario, scenarios};
+use arena::check_bot::{Outcome, render, run_all, scenarios};
 use tokio::sync::Notify;
 
 use super::artifact::{Artifact, PackError, pack};
@@ -286,11 +286,8 @@ impl Builder {
         language: &str,
     ) -> (bool, String) {
         let time = self.contest.time;
-        let mut checks = Vec::new();
-        for (i, scenario) in scenarios(Some(self.contest.settings.variant))
-            .iter()
-            .enumerate()
-        {
+        let scenarios = scenarios(Some(self.contest.settings.variant));
+        let checks = run_all(&scenarios, time, |i, _| {
             let mut spec = BotSpec::new(
                 format!("check-{language}"),
                 argv.to_vec(),
@@ -299,15 +296,9 @@ impl Builder {
             );
             spec.sandbox = self.contest.sandbox;
             spec.limits = self.contest.limits;
-            let results = run_scenario(&spec, scenario, time).await;
-            let cannot_start = results
-                .iter()
-                .any(|c| c.name == "handshake" && c.outcome == Outcome::Fail);
-            checks.extend(results);
-            if cannot_start {
-                break; // the same failure would repeat for every scenario
-            }
-        }
+            spec
+        })
+        .await;
         let passed = !checks.is_empty() && checks.iter().all(|c| c.outcome != Outcome::Fail);
         (passed, render(&shown(shown_argv), &checks))
     }
