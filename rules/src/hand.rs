@@ -16,6 +16,9 @@ use crate::event::{EndReason, Event, PackReason, RevealReason, RevealedHand};
 use crate::settings::{Settings, SettingsError, Variant};
 use crate::view::{PlayerView, SeatView};
 
+mod why_not;
+pub use why_not::WhyNot;
+
 /// Lallan Kallan: after this many all-dead redeals in one hand the pot is shared back.
 /// (Each redeal is all-dead with probability at most 0.056, so this never happens in play;
 /// it only makes termination certain.)

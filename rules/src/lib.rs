@@ -21,7 +21,7 @@ pub use card::{Card, Colour, ParseCardError, Rank, Suit};
 pub use deck::Deck;
 pub use eval::{HandDescription, HandValue, describe, hand_value};
 pub use event::{EndReason, Event, PackReason, RevealReason, RevealedHand};
-pub use hand::{DealSource, Hand, LegalSet};
+pub use hand::{DealSource, Hand, LegalSet, WhyNot};
 pub use settings::{SequenceOrder, Settings, SettingsError, Variant};
 pub use view::{PlayerView, SeatView};
 
