@@ -256,8 +256,9 @@ pub struct PlayArgs {
     /// Seed of the deals. Default: drawn from the operating system (printed at the end).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Your seat (0-based).
-    #[arg(long, default_value_t = 0)]
+    /// Your seat, counted from 1 as the game's messages count seats (seat 1 deals the first
+    /// hand).
+    #[arg(long, default_value_t = 1)]
     pub seat: usize,
     /// Time for a bot to start and answer hello (ms).
     #[arg(long, default_value_t = 10_000, value_parser = at_least_one::<u64>)]

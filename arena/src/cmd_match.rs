@@ -232,9 +232,11 @@ fn disabled_exit(result: &MatchResult) -> anyhow::Result<()> {
             } else {
                 "was disabled"
             };
+            // Seats too.
             Some(format!(
                 "seat {} ({}) {how} before hand {hand}",
-                s.seat, s.name
+                s.seat + 1,
+                s.name
             ))
         })
         .collect();
@@ -279,9 +281,10 @@ pub fn failures_text(result: &MatchResult, context: &FailureContext) -> String {
         let Some(failure) = &s.last_failure else {
             continue;
         };
-        let who = format!("seat {} ({})", s.seat, s.name);
+        // Seats and hands are numbered from 1 where people read them (the JSON keeps the
+        // indexes).
+        let who = format!("seat {} ({})", s.seat + 1, s.name);
         let _ = writeln!(out);
-        // Hands are numbered from 1 where people read them (the JSON keeps the index).
         match s.disabled_before_hand.map(|hand| hand + 1) {
             Some(hand) if s.starts == 0 => {
                 let _ = writeln!(
@@ -393,7 +396,7 @@ pub fn summary_text(result: &MatchResult, replay: Option<&Path>) -> String {
         let _ = writeln!(
             out,
             "{:<4} {:<24} {:>+10} {:>+10.3} {:>9}  {faults}{}",
-            s.seat,
+            s.seat + 1, // from 1, as people count seats (the JSON keeps the index)
             s.name,
             s.net,
             result.chips_per_hand(s.seat),

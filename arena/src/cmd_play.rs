@@ -16,10 +16,17 @@ pub async fn run(args: PlayArgs) -> anyhow::Result<()> {
             format!("{e} (you and {} bots)", args.bots.len()),
         )
     })?;
-    if args.seat >= seats {
+    // Seats are counted from 1 on the command line, as in everything `play` prints.
+    if args.seat == 0 || args.seat > seats {
         return Err(Exit::new(
             ExitKind::BadInput,
-            format!("--seat {} does not exist at a table of {seats}", args.seat),
+            format!(
+                "--seat {}: seats are counted from 1; this table (you and {} bot{}) has seats \
+                 1 to {seats}",
+                args.seat,
+                args.bots.len(),
+                if args.bots.len() == 1 { "" } else { "s" }
+            ),
         )
         .into());
     }
@@ -64,7 +71,7 @@ pub async fn run(args: PlayArgs) -> anyhow::Result<()> {
             Some(seed) => seed,
             None => crate::seeds::from_os()?,
         },
-        seat: args.seat,
+        seat: args.seat - 1,
         bots,
         time: protocol::TimeLimits {
             startup_ms: args.startup_ms,

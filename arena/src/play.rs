@@ -2,7 +2,10 @@
 //!
 //! The person sits in one seat; the bots are ordinary bot processes spoken to through the
 //! protocol. The person sees exactly what a bot in that seat would: their own cards, public
-//! actions, and cards revealed to them. Bad input is asked again; end of input packs and ends.
+//! actions, and cards revealed to them. Bad input is asked again, with the rule that refused
+//! it; end of input packs and ends. Hands and seats are counted from 1, as people count them.
+
+mod refused;
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -16,7 +19,7 @@ use rules::{Card, Event, Hand};
 use crate::bot::BotSpec;
 use crate::referee::mix_draw::MixDraws;
 use crate::referee::{Connection, fallback};
-use crate::replay::{annotate, describe_event, describe_value};
+use crate::replay::{Names, annotate, describe_event, describe_value};
 
 /// The person's side of the table: where input comes from and output goes.
 pub struct Console<R, W> {
@@ -29,18 +32,35 @@ pub struct PlayConfig {
     pub settings: Settings,
     pub hands: u64,
     pub seed: u64,
-    /// The person's seat.
+    /// The person's seat (from 0, as the engine counts).
     pub seat: usize,
     /// Bots in seat order, skipping the person's seat.
     pub bots: Vec<BotSpec>,
     pub time: TimeLimits,
 }
 
+/// Why a line typed at the prompt was not taken.
+#[derive(Debug, PartialEq, Eq)]
+pub enum InputError {
+    /// An action of the game that is not offered now (the hand says why: [`Hand::why_not`]).
+    NotOffered(&'static str),
+    /// Anything else, in words.
+    Problem(String),
+}
+
+impl From<String> for InputError {
+    fn from(problem: String) -> InputError {
+        InputError::Problem(problem)
+    }
+}
+
 /// Parses what the person typed into an action from the legal set, or says what is wrong.
-pub fn parse_input(text: &str, legal: &[LegalAction]) -> Result<Action, String> {
+pub fn parse_input(text: &str, legal: &[LegalAction]) -> Result<Action, InputError> {
     let words: Vec<&str> = text.split_whitespace().collect();
     let Some(first) = words.first() else {
-        return Err("type an action (see the list above)".into());
+        return Err(InputError::Problem(
+            "type an action (see the list above)".into(),
+        ));
     };
     let word = first.to_ascii_lowercase();
     let offered = |name: &str| legal.iter().find(|l| l.name() == name);
@@ -54,10 +74,15 @@ pub fn parse_input(text: &str, legal: &[LegalAction]) -> Result<Action, String> 
         "k" | "keep" => "keep",
         "y" | "yes" | "accept" => "accept",
         "n" | "no" | "refuse" => "refuse",
-        other => return Err(format!("unknown action {}", crate::quote::quoted(other))),
+        other => {
+            return Err(InputError::Problem(format!(
+                "unknown action {}",
+                crate::quote::quoted(other)
+            )));
+        }
     };
     let Some(entry) = offered(name) else {
-        return Err(format!("{name} is not allowed now"));
+        return Err(InputError::NotOffered(name));
     };
     match entry {
         LegalAction::Bet {
@@ -75,29 +100,27 @@ pub fn parse_input(text: &str, legal: &[LegalAction]) -> Result<Action, String> 
             if entry.allows(&action) {
                 Ok(action)
             } else if *multiple_of > 1 {
-                Err(format!(
-                    "bet from {min} to {max}, a multiple of {multiple_of}"
-                ))
+                Err(format!("bet from {min} to {max}, a multiple of {multiple_of}").into())
             } else {
-                Err(format!("bet from {min} to {max}"))
+                Err(format!("bet from {min} to {max}").into())
             }
         }
         LegalAction::Swap { cards, .. } => {
             let Some(text) = words.get(1) else {
-                return Err(format!(
+                return Err(InputError::Problem(format!(
                     "say which card: swap {}",
                     cards
                         .iter()
                         .map(|c| c.to_string())
                         .collect::<Vec<_>>()
                         .join(" | swap ")
-                ));
+                )));
             };
             let card: Card = text.parse().map_err(|e| format!("{e}"))?;
             if cards.contains(&card) {
                 Ok(Action::Swap { card })
             } else {
-                Err(format!("you do not hold {card}"))
+                Err(format!("you do not hold {card}").into())
             }
         }
         LegalAction::Pack => Ok(Action::Pack),
@@ -110,7 +133,7 @@ pub fn parse_input(text: &str, legal: &[LegalAction]) -> Result<Action, String> 
     }
 }
 
-fn menu(legal: &[LegalAction]) -> String {
+fn menu(legal: &[LegalAction], names: &Names) -> String {
     legal
         .iter()
         .map(|l| match l {
@@ -126,7 +149,7 @@ fn menu(legal: &[LegalAction]) -> String {
             }
             LegalAction::Show { cost } => format!("show (costs {cost})"),
             LegalAction::Sideshow { cost, target } => {
-                format!("sideshow (costs {cost}, asks seat {target})")
+                format!("sideshow (costs {cost}, asks {})", names.who(*target))
             }
             LegalAction::Swap { .. } => "swap CARD".to_string(),
             LegalAction::Keep => "keep".to_string(),
@@ -205,10 +228,11 @@ pub async fn play<R: BufRead, W: Write>(
     }
     writeln!(
         console.output,
-        "{} with {} {}. You are seat {me}. Type `help` at any prompt, `quit` to leave.",
+        "{} with {} {}. You are seat {}. Type `help` at any prompt, `quit` to leave.",
         config.settings.variant,
         n - 1,
-        if n - 1 == 1 { "bot" } else { "bots" }
+        if n - 1 == 1 { "bot" } else { "bots" },
+        me + 1
     )?;
     let mut total = 0i64;
     let mut next_id = 1;
@@ -241,7 +265,11 @@ pub async fn play<R: BufRead, W: Write>(
                 if quit {
                     fallback(decision.kind)
                 } else {
-                    match ask_person(console, &hand, decision.kind)? {
+                    let names = Names {
+                        names: &names,
+                        you: Some(me),
+                    };
+                    match ask_person(console, &hand, decision.kind, &names)? {
                         Some(action) => action,
                         None => {
                             quit = true;
@@ -395,7 +423,11 @@ fn show_events<W: Write>(
             serde_json::to_value(event.for_seat(viewer.me, blind_start)).expect("events serialize");
         // The wild card from the deal on, and both values at a sideshow the person was in.
         annotate(viewer.settings, &mut mine);
-        let line = describe_event(hand, &mine, viewer.names);
+        let names = Names {
+            names: viewer.names,
+            you: Some(viewer.me),
+        };
+        let line = describe_event(hand, &mine, &names);
         if !line.is_empty() {
             writeln!(out, "{}", line.trim_start_matches('\n'))?;
         }
@@ -408,6 +440,7 @@ fn ask_person<R: BufRead, W: Write>(
     console: &mut Console<R, W>,
     hand: &Hand,
     kind: DecisionKind,
+    names: &Names,
 ) -> std::io::Result<Option<Action>> {
     let view = hand.view(hand.to_act().expect("someone decides").seat);
     let out = &mut console.output;
@@ -431,7 +464,8 @@ fn ask_person<R: BufRead, W: Write>(
     for (seat, cards) in &view.known {
         writeln!(
             out,
-            "You know seat {seat}'s cards: {}",
+            "You know {}'s cards: {}",
+            names.who(*seat),
             cards
                 .iter()
                 .map(|c| c.to_string())
@@ -450,7 +484,7 @@ fn ask_person<R: BufRead, W: Write>(
             "Pot {}, stake {}. {prompt} {}",
             view.pot,
             view.stake,
-            menu(&view.legal)
+            menu(&view.legal, names)
         )?;
         write!(out, "> ")?;
         out.flush()?;
@@ -473,7 +507,16 @@ fn ask_person<R: BufRead, W: Write>(
         }
         match parse_input(&line, &view.legal) {
             Ok(action) => return Ok(Some(action)),
-            Err(problem) => writeln!(out, "Sorry: {problem}. Try again.")?,
+            Err(InputError::Problem(problem)) => writeln!(out, "Sorry: {problem}. Try again.")?,
+            // The rule that keeps it out, from the engine: "seat 2 is blind", not only "no".
+            Err(InputError::NotOffered(name)) => match hand.why_not(name) {
+                Some(why) => writeln!(
+                    out,
+                    "Sorry: {name} is not allowed now: {}. Try again.",
+                    refused::reason(why, names)
+                )?,
+                None => writeln!(out, "Sorry: {name} is not allowed now. Try again.")?,
+            },
         }
     }
 }
@@ -481,6 +524,14 @@ fn ask_person<R: BufRead, W: Write>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The words of a refusal that is not about an action left out of the legal set.
+    fn problem(result: Result<Action, InputError>) -> String {
+        match result {
+            Err(InputError::Problem(problem)) => problem,
+            other => panic!("not a problem in words: {other:?}"),
+        }
+    }
 
     #[test]
     fn input_is_parsed_against_the_legal_set() {
@@ -496,26 +547,14 @@ mod tests {
         assert_eq!(parse_input("bet 4", &legal), Ok(Action::Bet { amount: 4 }));
         assert_eq!(parse_input("b", &legal), Ok(Action::Bet { amount: 2 }));
         assert_eq!(parse_input("  PACK ", &legal), Ok(Action::Pack));
-        assert!(
-            parse_input("bet 3", &legal)
-                .unwrap_err()
-                .contains("multiple of 2")
+        assert!(problem(parse_input("bet 3", &legal)).contains("multiple of 2"));
+        assert!(problem(parse_input("bet lots", &legal)).contains("not a number"));
+        // Not offered: the hand says why (see `a_refused_action_says_the_rule`).
+        assert_eq!(
+            parse_input("sideshow", &legal),
+            Err(InputError::NotOffered("sideshow"))
         );
-        assert!(
-            parse_input("bet lots", &legal)
-                .unwrap_err()
-                .contains("not a number")
-        );
-        assert!(
-            parse_input("sideshow", &legal)
-                .unwrap_err()
-                .contains("not allowed")
-        );
-        assert!(
-            parse_input("dance", &legal)
-                .unwrap_err()
-                .contains("unknown")
-        );
+        assert!(problem(parse_input("dance", &legal)).contains("unknown"));
         assert!(parse_input("", &legal).is_err());
         let swap = vec![
             LegalAction::Swap {
@@ -530,15 +569,38 @@ mod tests {
                 card: "Kd".parse().unwrap()
             })
         );
-        assert!(
-            parse_input("swap 2c", &swap)
-                .unwrap_err()
-                .contains("do not hold")
-        );
-        assert!(
-            parse_input("swap", &swap)
-                .unwrap_err()
-                .contains("which card")
-        );
+        assert!(problem(parse_input("swap 2c", &swap)).contains("do not hold"));
+        assert!(problem(parse_input("swap", &swap)).contains("which card"));
+    }
+
+    /// A seen player may not ask a blind one for a show: the person is told so, with the
+    /// blind seat counted from 1, and asked again.
+    #[test]
+    fn a_refused_action_says_the_rule() {
+        let settings = Settings::new(protocol::Variant::Classic);
+        // Dealer 0: seat 1 (the person) acts first, sees, and would ask blind seat 0.
+        let (mut hand, _) = Hand::seeded(settings, 2, 0, 3, 0).unwrap();
+        hand.apply(1, Action::See).unwrap();
+        let mut console = Console {
+            input: std::io::Cursor::new("show\nsideshow\nkeep\npack\n"),
+            output: Vec::new(),
+        };
+        let names = ["random-bot".to_string(), "you".to_string()];
+        let names = Names {
+            names: &names,
+            you: Some(1),
+        };
+        let action = ask_person(&mut console, &hand, DecisionKind::Bet, &names).unwrap();
+        assert_eq!(action, Some(Action::Pack));
+        let screen = String::from_utf8(console.output).unwrap();
+        for said in [
+            "Sorry: show is not allowed now: random-bot [1] is blind, and a seen player may not \
+             ask a blind one for a show. Try again.",
+            "Sorry: sideshow is not allowed now: with two players left there is no sideshow: ask \
+             for a show instead. Try again.",
+            "Sorry: keep is not allowed now: only Closest to 555 has swaps. Try again.",
+        ] {
+            assert!(screen.contains(said), "{said:?} not in:\n{screen}");
+        }
     }
 }

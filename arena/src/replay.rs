@@ -11,7 +11,7 @@ pub use annotate::{annotate, wild_card};
 pub use record::{
     ActionSource, BotRecord, BotStatus, Header, REPLAY_FORMAT, REPLAY_VERSION, Record,
 };
-pub use show::{describe_event, describe_value, show};
+pub use show::{Names, describe_event, describe_value, show};
 pub use verify::{Verified, VerifyError, verify};
 pub use writer::ReplayWriter;
 

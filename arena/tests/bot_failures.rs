@@ -22,7 +22,8 @@ fn zoo(name: &str) -> String {
         .into_owned()
 }
 
-/// `arena match` of `bot` (seat 0) against the Rust random bot, with `extra` options.
+/// `arena match` of `bot` (seat 1 as people count, 0 in the JSON) against the Rust random
+/// bot, with `extra` options.
 fn match_against_random(bot: &str, hands: &str, extra: &[&str]) -> std::process::Output {
     let random = sample_bot("random-bot");
     let mut args = vec![
@@ -40,7 +41,7 @@ fn a_missing_script_shows_pythons_message_in_the_summary_and_exits_5() {
     assert_eq!(out.status.code(), Some(5), "{text}\n{}", stderr(&out));
     assert!(
         text.contains(
-            "seat 0 (no_such_bot) NEVER STARTED: disabled before hand 2 after 2 attempts"
+            "seat 1 (no_such_bot) NEVER STARTED: disabled before hand 2 after 2 attempts"
         ),
         "{text}"
     );
@@ -58,6 +59,10 @@ fn a_missing_script_shows_pythons_message_in_the_summary_and_exits_5() {
     );
     // The table still comes first, and the sandbox line last.
     assert!(text.starts_with("classic match, 4 hands, seed 5"), "{text}");
+    // Its seats are counted from 1, as in the lines under it.
+    let rows: Vec<&str> = text.lines().skip(2).take(2).collect();
+    assert!(rows[0].starts_with("1    no_such_bot "), "{text}");
+    assert!(rows[1].starts_with("2    random-bot "), "{text}");
     assert!(
         text.trim_end()
             .lines()
@@ -68,7 +73,7 @@ fn a_missing_script_shows_pythons_message_in_the_summary_and_exits_5() {
     );
     let message = stderr(&out);
     assert!(
-        message.contains("seat 0 (no_such_bot) never started and was disabled before hand 2"),
+        message.contains("seat 1 (no_such_bot) never started and was disabled before hand 2"),
         "{message}"
     );
 }
@@ -239,7 +244,7 @@ fn a_crashing_bots_traceback_is_in_the_replay_and_the_summary() {
     assert!(processes_with(&mark).is_empty());
     assert_eq!(out.status.code(), Some(5), "{text}\n{}", stderr(&out));
     assert!(
-        text.contains("seat 0 (traceback_crash) WAS DISABLED before hand"),
+        text.contains("seat 1 (traceback_crash) WAS DISABLED before hand"),
         "{text}"
     );
     assert!(text.contains("  | KeyError: 'opponent_cards'"), "{text}");

@@ -158,6 +158,26 @@ fn bad_table_and_sandbox_values() {
     );
 }
 
+/// `arena play --seat` counts seats from 1, as everything `play` prints does.
+#[test]
+fn a_seat_of_play_outside_the_table() {
+    let random = sample_bot("random-bot");
+    let play = |seat: &'static str| {
+        vec![
+            "play", "--game", "classic", "--bot", &random, "--bot", &random, "--seat", seat,
+        ]
+    };
+    for seat in ["0", "4"] {
+        fails(
+            &play(seat),
+            2,
+            &[&format!(
+                "--seat {seat}: seats are counted from 1; this table (you and 2 bots) has seats 1 to 3"
+            )],
+        );
+    }
+}
+
 #[test]
 fn replay_verify_of_a_missing_file_or_a_non_replay() {
     fails(

@@ -164,7 +164,7 @@ fn replay_show_prints_the_lines_under_their_action() {
         shown.contains("    | thinking about request 1\n"),
         "{shown}"
     );
-    assert!(shown.contains("    stderr of thinking [0] ("), "{shown}");
+    assert!(shown.contains("    stderr of thinking [1] ("), "{shown}");
 }
 
 /// A two-seat tournament of thinking bots; `extra` goes at the top of its file. Returns every

@@ -6,8 +6,8 @@ use serde_json::Value;
 
 use super::record::{BotStatus, Record};
 
-/// Renders the whole replay as text. Hands are numbered from 1, as everywhere a person reads
-/// them (the records count from 0).
+/// Renders the whole replay as text. Hands and seats are numbered from 1, as everywhere a
+/// person reads them (the records count from 0).
 pub fn show(records: &[Record]) -> String {
     let mut out = String::new();
     let mut names: Vec<String> = Vec::new();
@@ -34,7 +34,7 @@ pub fn show(records: &[Record]) -> String {
                     let _ = writeln!(
                         out,
                         "  seat {}: {} ({})",
-                        b.seat,
+                        b.seat + 1,
                         b.name,
                         b.command.join(" ")
                     );
@@ -45,7 +45,7 @@ pub fn show(records: &[Record]) -> String {
                 if let Some(settings) = &settings {
                     super::annotate(settings, &mut event);
                 }
-                let line = describe_event(*hand, &event, &names);
+                let line = describe_event(*hand, &event, &Names::replay(&names));
                 if !line.is_empty() {
                     let _ = writeln!(out, "{line}");
                 }
@@ -185,10 +185,45 @@ fn hello_fields(name: &str, version: Option<&str>, protocol: Option<u32>) -> Str
 }
 
 fn name(names: &[String], seat: usize) -> String {
-    names
-        .get(seat)
-        .map(|n| format!("{n} [{seat}]"))
-        .unwrap_or_else(|| format!("seat {seat}"))
+    Names::replay(names).who(seat)
+}
+
+/// How the seats are called in the text: by name with their seat counted from 1
+/// (`random-bot [2]`), and the person at the terminal of `arena play` as "you", with the verbs
+/// that go with it ("you keep your cards").
+pub struct Names<'a> {
+    pub names: &'a [String],
+    /// The person's seat, in `arena play`.
+    pub you: Option<usize>,
+}
+
+impl<'a> Names<'a> {
+    /// The seats of a replay: every one by name.
+    pub fn replay(names: &'a [String]) -> Names<'a> {
+        Names { names, you: None }
+    }
+
+    /// `you`, `random-bot [2]`, or `seat 2` for a seat without a name.
+    pub fn who(&self, seat: usize) -> String {
+        if self.you == Some(seat) {
+            return "you".into();
+        }
+        match self.names.get(seat) {
+            Some(n) => format!("{n} [{}]", seat + 1),
+            None => format!("seat {}", seat + 1),
+        }
+    }
+
+    /// `who` and the verb that agrees with it: `random-bot [2] keeps its` / `you keep your`
+    /// from `verb(seat, "keeps its", "keep your")`.
+    fn does(&self, seat: usize, third_person: &str, second_person: &str) -> String {
+        let verb = if self.you == Some(seat) {
+            second_person
+        } else {
+            third_person
+        };
+        format!("{} {verb}", self.who(seat))
+    }
 }
 
 fn cards(value: &Value) -> String {
@@ -228,10 +263,13 @@ pub fn describe_value(value: &Value) -> String {
 }
 
 /// One event as a line of text (empty for events not worth a line). `hand` is the record's
-/// hand index (from 0); the text numbers hands from 1. Facts added by
+/// hand index (from 0); the text numbers hands and seats from 1. Facts added by
 /// [`annotate`](super::annotate) (a wild card, sideshow values) are shown when present.
-pub fn describe_event(hand: u64, e: &Value, names: &[String]) -> String {
-    let seat = |key: &str| name(names, e[key].as_u64().unwrap_or(0) as usize);
+pub fn describe_event(hand: u64, e: &Value, names: &Names) -> String {
+    let index = |key: &str| e[key].as_u64().unwrap_or(0) as usize;
+    let seat = |key: &str| names.who(index(key));
+    // The seat under `key` doing something: `random-bot [2] bets` / `you bet`.
+    let does = |key: &str, third: &str, second: &str| names.does(index(key), third, second);
     let valued = |cards_key: &str, value_key: &str| {
         let mut text = cards(&e[cards_key]);
         if !e[value_key].is_null() {
@@ -241,16 +279,18 @@ pub fn describe_event(hand: u64, e: &Value, names: &[String]) -> String {
     };
     match e["event"].as_str().unwrap_or("") {
         "hand_started" => format!(
-            "\nHand {}: dealer {}, boot {}, pot {}",
+            "\nHand {}: {}, boot {}, pot {}",
             hand.saturating_add(1),
-            seat("dealer"),
+            does("dealer", "deals", "deal"),
             e["boot"],
             e["pot"]
         ),
-        "dealt" if e["cards"].is_null() => format!("  {} is dealt three cards", seat("seat")),
+        "dealt" if e["cards"].is_null() => {
+            format!("  {} dealt three cards", does("seat", "is", "are"))
+        }
         "dealt" => format!(
-            "  {} is dealt {}{}",
-            seat("seat"),
+            "  {} dealt {}{}",
+            does("seat", "is", "are"),
             cards(&e["cards"]),
             e["wild"]
                 .as_str()
@@ -263,7 +303,7 @@ pub fn describe_event(hand: u64, e: &Value, names: &[String]) -> String {
                 .as_array()
                 .map(|a| a
                     .iter()
-                    .map(|s| name(names, s.as_u64().unwrap_or(0) as usize))
+                    .map(|s| names.who(s.as_u64().unwrap_or(0) as usize))
                     .collect::<Vec<_>>()
                     .join(", "))
                 .unwrap_or_default()
@@ -272,19 +312,21 @@ pub fn describe_event(hand: u64, e: &Value, names: &[String]) -> String {
             "  every hand dead: redeal {} (pot {})",
             e["redeal"], e["pot"]
         ),
-        "saw" if e["cards"].is_null() => format!("  {} sees", seat("seat")),
-        "saw" => format!("  {} sees {}", seat("seat"), cards(&e["cards"])),
-        "swapped" if e["discarded"].is_null() => format!("  {} swaps a card", seat("seat")),
+        "saw" if e["cards"].is_null() => format!("  {}", does("seat", "sees", "see")),
+        "saw" => format!("  {} {}", does("seat", "sees", "see"), cards(&e["cards"])),
+        "swapped" if e["discarded"].is_null() => {
+            format!("  {} a card", does("seat", "swaps", "swap"))
+        }
         "swapped" => format!(
-            "  {} swaps {} for {}",
-            seat("seat"),
+            "  {} {} for {}",
+            does("seat", "swaps", "swap"),
             e["discarded"].as_str().unwrap_or("?"),
             e["drawn"].as_str().unwrap_or("?")
         ),
-        "kept" => format!("  {} keeps its cards", seat("seat")),
+        "kept" => format!("  {} cards", does("seat", "keeps its", "keep your")),
         "bet" => format!(
-            "  {} bets {}{} (stake {}, pot {})",
-            seat("seat"),
+            "  {} {}{} (stake {}, pot {})",
+            does("seat", "bets", "bet"),
             e["amount"],
             if e["blind"].as_bool() == Some(true) {
                 " blind"
@@ -295,8 +337,8 @@ pub fn describe_event(hand: u64, e: &Value, names: &[String]) -> String {
             e["pot"]
         ),
         "packed" => format!(
-            "  {} packs{}",
-            seat("seat"),
+            "  {}{}",
+            does("seat", "packs", "pack"),
             match e["reason"].as_str() {
                 Some("lost_sideshow") => " (lost the sideshow)",
                 Some("dead") => " (dead hand)",
@@ -304,25 +346,30 @@ pub fn describe_event(hand: u64, e: &Value, names: &[String]) -> String {
             }
         ),
         "show_asked" => format!(
-            "  {} pays {} for a show against {}",
-            seat("seat"),
+            "  {} {} for a show against {}",
+            does("seat", "pays", "pay"),
             e["cost"],
             seat("against")
         ),
         "sideshow_asked" => format!(
-            "  {} pays {} and asks {} for a sideshow",
-            seat("seat"),
+            "  {} {} and {} {} for a sideshow",
+            does("seat", "pays", "pay"),
             e["cost"],
+            if names.you == Some(index("seat")) {
+                "ask"
+            } else {
+                "asks"
+            },
             seat("target")
         ),
-        "sideshow_refused" => format!("  {} refuses the sideshow", seat("target")),
+        "sideshow_refused" => format!("  {} the sideshow", does("target", "refuses", "refuse")),
         "sideshow_compared" => format!(
-            "  sideshow accepted: {} {} vs {} {}; {} loses",
+            "  sideshow accepted: {} {} vs {} {}; {}",
             seat("seat"),
             valued("seat_cards", "seat_value"),
             seat("target"),
             valued("target_cards", "target_value"),
-            seat("loser")
+            does("loser", "loses", "lose")
         ),
         "revealed" => {
             let mut line = format!("  revealed ({}):", e["reason"].as_str().unwrap_or("?"));
@@ -330,7 +377,7 @@ pub fn describe_event(hand: u64, e: &Value, names: &[String]) -> String {
                 let _ = write!(
                     line,
                     "\n    {}: {} = {}",
-                    name(names, h["seat"].as_u64().unwrap_or(0) as usize),
+                    names.who(h["seat"].as_u64().unwrap_or(0) as usize),
                     cards(&h["cards"]),
                     describe_value(&h["value"])
                 );
@@ -338,12 +385,18 @@ pub fn describe_event(hand: u64, e: &Value, names: &[String]) -> String {
             line
         }
         "hand_ended" => {
-            let winners: Vec<String> = e["winners"]
+            let winner_seats: Vec<usize> = e["winners"]
                 .as_array()
                 .into_iter()
                 .flatten()
-                .map(|w| name(names, w.as_u64().unwrap_or(0) as usize))
+                .map(|w| w.as_u64().unwrap_or(0) as usize)
                 .collect();
+            let winners: Vec<String> = winner_seats.iter().map(|&w| names.who(w)).collect();
+            // "you take", "a [1] takes", "a [1] and b [2] take"
+            let takes = match winner_seats[..] {
+                [one] if names.you != Some(one) => "takes",
+                _ => "take",
+            };
             // Each seat's net, labelled with its bot's name (the seat numbers are in the
             // winners' part), so that a line reads on its own.
             let payoffs: Vec<String> = e["payoffs"]
@@ -352,15 +405,20 @@ pub fn describe_event(hand: u64, e: &Value, names: &[String]) -> String {
                 .flatten()
                 .enumerate()
                 .map(|(seat, p)| {
-                    let who = names
-                        .get(seat)
-                        .cloned()
-                        .unwrap_or_else(|| format!("seat {seat}"));
+                    let who = if names.you == Some(seat) {
+                        "you".to_string()
+                    } else {
+                        names
+                            .names
+                            .get(seat)
+                            .cloned()
+                            .unwrap_or_else(|| format!("seat {}", seat + 1))
+                    };
                     format!("{who} {:+}", p.as_i64().unwrap_or(0))
                 })
                 .collect();
             format!(
-                "  {} takes the pot of {} ({}); net: {}",
+                "  {} {takes} the pot of {} ({}); net: {}",
                 winners.join(" and "),
                 e["pot"],
                 e["reason"].as_str().unwrap_or("?").replace('_', " "),
@@ -407,18 +465,19 @@ mod tests {
         let packed = describe_event(
             0,
             &serde_json::from_str(lines[2]).unwrap(),
-            &["a".into(), "b".into()],
+            &Names::replay(&["a".into(), "b".into()]),
         );
         assert!(
             text.contains(&format!(
-                "{packed}\n    stderr of b [1] (12 ms, bank 9988 ms):\n    | thinking about request 1\n    | [2 more lines not kept]\n"
+                "{packed}\n    stderr of b [2] (12 ms, bank 9988 ms):\n    | thinking about request 1\n    | [2 more lines not kept]\n"
             )),
             "{text}"
         );
         assert_eq!(text.matches("stderr of").count(), 1, "{text}");
     }
 
-    /// Record hand 3 is the fourth hand: people read hands numbered from 1.
+    /// Record hand 3 is the fourth hand, seat 0 the first seat: people read hands and seats
+    /// numbered from 1.
     #[test]
     fn bot_records_show_the_hello_as_the_bot_sent_it() {
         let text = show(&[
@@ -429,9 +488,73 @@ mod tests {
         ]);
         assert_eq!(
             text,
-            "  seat 0 said hello: \"name\":\"my-bot\", \"version\":\"1.0\", \"protocol\":1\n\
-             \x20 ! seat 0 restarted before hand 4; it said hello: \"name\":\"my-bot\", \"version\":\"1.0\" (no \"protocol\")\n\
-             \x20 ! seat 0 disabled before hand 4: out of restarts, it packs every remaining hand\n"
+            "  seat 1 said hello: \"name\":\"my-bot\", \"version\":\"1.0\", \"protocol\":1\n\
+             \x20 ! seat 1 restarted before hand 4; it said hello: \"name\":\"my-bot\", \"version\":\"1.0\" (no \"protocol\")\n\
+             \x20 ! seat 1 disabled before hand 4: out of restarts, it packs every remaining hand\n"
         );
+    }
+
+    /// Seats are counted from 1; the person of `arena play` is "you", with its verbs.
+    #[test]
+    fn seats_read_from_1_and_the_person_is_you() {
+        let names = [
+            "you".to_string(),
+            "random-bot".to_string(),
+            "mc".to_string(),
+        ];
+        let table = Names::replay(&names);
+        let play = Names {
+            names: &names,
+            you: Some(0),
+        };
+        let said = |names: &Names, event: &str| {
+            describe_event(2, &serde_json::from_str(event).unwrap(), names)
+        };
+        let cases = [
+            (
+                r#"{"event":"hand_started","dealer":0,"boot":1,"pot":3}"#,
+                "\nHand 3: you [1] deals, boot 1, pot 3",
+                "\nHand 3: you deal, boot 1, pot 3",
+            ),
+            (
+                r#"{"event":"kept","seat":0}"#,
+                "  you [1] keeps its cards",
+                "  you keep your cards",
+            ),
+            (
+                r#"{"event":"dealt","seat":0,"cards":["As","Kd","2c"]}"#,
+                "  you [1] is dealt As Kd 2c",
+                "  you are dealt As Kd 2c",
+            ),
+            (
+                r#"{"event":"bet","seat":0,"amount":2,"blind":true,"stake":2,"pot":5}"#,
+                "  you [1] bets 2 blind (stake 2, pot 5)",
+                "  you bet 2 blind (stake 2, pot 5)",
+            ),
+            (
+                r#"{"event":"sideshow_asked","seat":0,"target":2,"cost":4}"#,
+                "  you [1] pays 4 and asks mc [3] for a sideshow",
+                "  you pay 4 and ask mc [3] for a sideshow",
+            ),
+            (
+                r#"{"event":"sideshow_refused","seat":1,"target":0}"#,
+                "  you [1] refuses the sideshow",
+                "  you refuse the sideshow",
+            ),
+            (
+                r#"{"event":"hand_ended","winners":[0],"pot":6,"reason":"show","payoffs":[3,-3,0]}"#,
+                "  you [1] takes the pot of 6 (show); net: you +3, random-bot -3, mc +0",
+                "  you take the pot of 6 (show); net: you +3, random-bot -3, mc +0",
+            ),
+            (
+                r#"{"event":"hand_ended","winners":[1,2],"pot":6,"reason":"pot_limit","payoffs":[-2,1,1]}"#,
+                "  random-bot [2] and mc [3] take the pot of 6 (pot limit); net: you -2, random-bot +1, mc +1",
+                "  random-bot [2] and mc [3] take the pot of 6 (pot limit); net: you -2, random-bot +1, mc +1",
+            ),
+        ];
+        for (event, in_replay, in_play) in cases {
+            assert_eq!(said(&table, event), in_replay);
+            assert_eq!(said(&play, event), in_play);
+        }
     }
 }

@@ -71,15 +71,20 @@ while read_until_prompt():
     prompts += 1
 
 _, status = os.waitpid(pid, 0)
-# One bot: "with 1 bot." (not "bots"); hands are numbered 1 to 6; each hand's nets are
-# labelled with who they are for.
-expected = ["Your cards:", "Sorry:", "Try again.", "Game over:", "with 1 bot.", "Hand 1:", "net: you "]
+# One bot: "with 1 bot." (not "bots"); hands and seats are numbered from 1; each hand's nets
+# are labelled with who they are for.
+expected = ["Your cards:", "Sorry:", "Try again.", "Game over:", "with 1 bot.", "You are seat 1.",
+            "Hand 1:", "net: you "]
 expected += ["(you leave: you pack and the game ends)"] if quitting else ["Hand 6:"]
 missing = [e for e in expected if e not in screen]
 unexpected = [u for u in ["Hand 0:", "Hand 7:", "1 bots"] if u in screen]
 if quitting:
     # Nothing is asked after `quit`, and no later hand is dealt.
     unexpected += [u for u in ["Hand 2:"] if u in screen]
+# The person is "you", with the verbs that go with it ("you keep your cards"), never a seat
+# number; a refused action always says why ("show is not allowed now: ...").
+unexpected += re.findall(r"\byou \[\d+\]|\byou (?:is|keeps|bets|packs|sees|swaps|pays|asks|refuses"
+                         r"|loses|takes|deals)\b|is not allowed now\. Try again", screen)
 if os.waitstatus_to_exitcode(status) != 0 or missing or unexpected or prompts < 4:
     print(screen)
     print(f"exit status {os.waitstatus_to_exitcode(status)}, missing {missing}, "
@@ -101,7 +106,7 @@ if game == "closest-555":
         sys.exit(1)
 # Lallan Kallan: the person's live deals name their wild card.
 if game == "lallan-kallan":
-    deals = re.findall(r"you \[0\] is dealt (\S+) (\S+) (\S+)( \(wild (\S+)\))?", screen)
+    deals = re.findall(r"you are dealt (\S+) (\S+) (\S+)( \(wild (\S+)\))?", screen)
     for *cards, _, wild in deals:
         red = [c for c in cards if c[-1] in "dh"]
         want = red[0] if len(red) == 1 else next((c for c in cards if c[-1] in "cs"), "") if len(red) == 2 else ""
