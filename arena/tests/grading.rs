@@ -247,11 +247,14 @@ fn the_template_marks_pass_the_strong_bot_and_fail_copies_and_random() {
         "random-student: FAIL (against",
         "strength-copy: PASS (all 3 references)",
         "never each other, so they are not ranked",
-        "not a ranking",
+        // The table under the ranking says what it is, and explains its columns.
+        "Every bot's totals, in rating order (the reference bots met only the candidates",
+        "  #, rating: order by rating, Bradley-Terry",
     ] {
         assert!(shown.contains(needle), "no {needle:?} in:\n{shown}");
     }
     assert!(!shown.contains("Standings: "), "{shown}");
+    assert!(!shown.contains("not a ranking"), "{shown}");
     assert_eq!(shown, read(&out.join("standings.txt")));
 
     // The HTML report has the ranking and the grades table.

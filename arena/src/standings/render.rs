@@ -15,8 +15,10 @@ pub fn render_table(standings: &Standings) -> String {
     render(standings, true)
 }
 
-/// [`render_table`] for a gauntlet: the same totals, but numbered lines (`#`) instead of ranks
-/// and a title that says they are not a ranking (the field bots never played each other).
+/// [`render_table`] for a gauntlet: the same table, with numbered lines (`#`) instead of ranks
+/// and a title that says what it is: every bot's totals in rating order, where a rating
+/// compares bots only through the opponents they shared (the reference bots met only the
+/// candidates). The ranking of a gauntlet is the candidates' one, printed above it.
 pub fn render_totals(standings: &Standings) -> String {
     render(standings, false)
 }
@@ -34,8 +36,9 @@ fn render(standings: &Standings, ranked: bool) -> String {
     } else {
         let _ = writeln!(
             out,
-            "Totals per bot (not a ranking: the field bots played only the candidates): {} bots, \
-             {} matches, {} duplicate blocks",
+            "Every bot's totals, in rating order (the reference bots met only the candidates, so \
+             a rating or tier compares two bots only through the opponents they shared): {} \
+             bots, {} matches, {} duplicate blocks",
             standings.bots.len(),
             standings.matches,
             standings.blocks
@@ -84,9 +87,7 @@ fn render(standings: &Standings, ranked: bool) -> String {
     // Left-aligned: bot and faults; the rest right-aligned.
     let left = [false, false, true, false, false, false, false, false, true];
     write_table(&mut out, &header, &rows, &left);
-    if ranked {
-        out.push_str(LEGEND);
-    }
+    out.push_str(&legend(if ranked { "rank" } else { "#" }));
 
     if !standings.crosstable.is_empty() {
         out.push('\n');
@@ -153,16 +154,20 @@ fn render(standings: &Standings, ranked: bool) -> String {
     out
 }
 
-/// One sentence per column of the standings table.
-const LEGEND: &str = "Columns:
-  rank, rating: order by rating, Bradley-Terry (Elo scale, mean 0) on duplicate blocks: in each
+/// One sentence per column of the standings table, whose first column is `first`.
+fn legend(first: &str) -> String {
+    format!(
+        "Columns:
+  {first}, rating: order by rating, Bradley-Terry (Elo scale, mean 0) on duplicate blocks: in each
     block a bot beats another when its chips edge over it is positive (+200: ~76% of blocks
     won against a 0-rated bot); the +/- is a 95% bootstrap half-width.
   tier: bots of one tier are not separable at 95% by rating.
   chips/hand, 95% CI: net chips per hand over all its matches, with its 95% interval over
     duplicate blocks; it depends on who else played (a bot gains most from the weakest).
   total: net chips. W-L-D: matches with the most chips at the table, not, tied.
-";
+"
+    )
+}
 
 /// `[lo, hi]` or `unbounded`.
 fn interval(ci: Option<Interval>) -> String {
