@@ -238,6 +238,8 @@ pub async fn play<R: BufRead, W: Write>(
     let mut next_id = 1;
     let mut quit = false;
     // The draws of the bots' mixed answers, one stream per seat, as in a match.
+    // The seats already told that their stdout carries only protocol lines.
+    let mut hinted = vec![false; n];
     let mut draws: Vec<MixDraws> = (0..n)
         .map(|seat| MixDraws::new(config.seed, seat, None))
         .collect();
@@ -323,6 +325,18 @@ pub async fn play<R: BufRead, W: Write>(
                                 "  ! {} fault ({}): {}",
                                 names[seat], fault.kind, fault.detail
                             )?;
+                            // Said once a bot: the person may be the bot's author, and the
+                            // same print would fault every hand.
+                            if crate::check_bot::stdout_text::is_text_on_stdout(&fault)
+                                && !hinted[seat]
+                            {
+                                hinted[seat] = true;
+                                writeln!(
+                                    console.output,
+                                    "    note: {}",
+                                    crate::check_bot::stdout_text::HINT
+                                )?;
+                            }
                             if fault.broken
                                 && let Some(c) = connections[seat].take()
                             {

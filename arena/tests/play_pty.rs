@@ -103,4 +103,14 @@ fn a_faulty_bot_is_played_by_the_arena_for_the_rest_of_the_hand() {
         faults <= hands as usize,
         "at most one fault a hand: {faults}\n{screen}"
     );
+    // garbage.py writes text on stdout: where its output belongs is said once, not each hand
+    // (it faults in several).
+    assert!(faults >= 2, "{screen}");
+    assert_eq!(
+        screen
+            .matches("    note: stdout carries the protocol: every line a bot writes there must be one JSON object. Write logs and debug output to stderr")
+            .count(),
+        1,
+        "{screen}"
+    );
 }
