@@ -4,7 +4,12 @@
 // Integers beyond 2^53 (64-bit seeds, chip totals) are parsed as BigInts (exact_json.js) and
 // chip arithmetic goes through ArenaJson.add/sub/neg, so every number is shown exactly.
 //
-// Hands are numbered from 1 wherever a person reads them (the records count from 0).
+// Hands and seats are numbered from 1 wherever a person reads them (the records count from
+// 0; the page's data- attributes keep the records' numbers).
+//
+// A hand opens on its deal (the step after the last card is dealt), not on its empty first
+// step: the page opens there, and so do the hand list, the hand number box and the hand
+// buttons. Home still goes to the hand's very first step.
 //
 // Model: the match is split into hands; each hand is a list of steps (engine events, faults,
 // bot restarts). The state shown at a step is computed by applying the hand's steps from its
@@ -72,6 +77,11 @@
   // A hand's number as people read it: from 1.
   function handLabel(number) {
     return String(add(number, 1));
+  }
+
+  // A seat's number as people read it: from 1.
+  function seatLabel(seat) {
+    return String(seat + 1);
   }
 
   // ---------------------------------------------------------------- the match model
@@ -499,7 +509,7 @@
   function renderParts(node, parts, match) {
     for (const part of parts) {
       if (typeof part === 'string') node.append(part);
-      else if ('seat' in part) node.append(el('span', { class: 'who', text: match.names[part.seat] + ' [' + part.seat + ']' }));
+      else if ('seat' in part) node.append(el('span', { class: 'who', text: match.names[part.seat] + ' [' + seatLabel(part.seat) + ']' }));
       else if ('name' in part) node.append(el('span', { class: 'who', text: match.names[part.name] }));
       else if ('cards' in part) node.append(inlineCards(part.cards, part.wild));
       else if ('value' in part) node.append(describeValue(part.value));
@@ -550,6 +560,8 @@
     this.timer = null;
     this.cache = { hi: -1, states: [] };
     this.logKey = '';
+    this.logHand = null; // the hand object the log was built from, and its step count
+    this.logSteps = 0;
     this.scrollPending = false;
     this.typed = null; // a seat number being typed (see digitKey)
     this.showLogs = readLogsChoice();
@@ -590,14 +602,30 @@
 
   // ---- navigation
 
+  // `si`: a step index, 'end' (the hand's last step) or 'deal' (see dealStep).
   Viewer.prototype.go = function (hi, si) {
     const hands = this.match.hands;
     if (hands.length === 0) return;
     this.hi = Math.max(0, Math.min(hands.length - 1, hi));
-    const last = hands[this.hi].steps.length - 1;
-    this.si = si === 'end' ? last : Math.max(0, Math.min(last, si));
+    const hand = hands[this.hi];
+    const last = hand.steps.length - 1;
+    if (si === 'end') this.si = last;
+    else if (si === 'deal') this.si = dealStep(hand);
+    else this.si = Math.max(0, Math.min(last, si));
     this.render();
   };
+
+  // The step a hand opens on: its first deal's last card dealt, so that every seat has its
+  // cards on the table (the steps before are the hand's start and the notes that came with
+  // it). The first step if the hand has no deal (yet, in the live view).
+  function dealStep(hand) {
+    const steps = hand.steps;
+    const isDeal = (i) => steps[i].kind === 'event' && steps[i].rec.event === 'dealt';
+    let i = steps.findIndex((step, k) => isDeal(k));
+    if (i < 0) return 0;
+    while (i + 1 < steps.length && isDeal(i + 1)) i += 1;
+    return i;
+  }
 
   Viewer.prototype.atEnd = function () {
     return this.hi === this.match.hands.length - 1 && this.si === this.hand().steps.length - 1;
@@ -616,23 +644,24 @@
   };
 
   Viewer.prototype.handNext = function () {
-    if (this.hi < this.match.hands.length - 1) this.go(this.hi + 1, 0);
+    if (this.hi < this.match.hands.length - 1) this.go(this.hi + 1, 'deal');
     else this.go(this.hi, 'end');
   };
 
   Viewer.prototype.handPrev = function () {
-    this.go(this.hi - 1, 0); // the first hand: back to its start
+    this.go(this.hi - 1, 'deal'); // the first hand: back to its deal
   };
 
   // `label`: a hand's number as shown (from 1), as text.
   Viewer.prototype.jumpToHand = function (label) {
     const wanted = String(label).trim();
     const index = this.match.hands.findIndex((h) => handLabel(h.number) === wanted);
-    if (index >= 0) this.go(index, 0);
+    if (index >= 0) this.go(index, 'deal');
     return index >= 0;
   };
 
-  // The next (step 1) or previous (-1) view: all cards, seat 0, seat 1, ..., all cards.
+  // The next (step 1) or previous (-1) view: all cards, the first seat, the second, ...,
+  // all cards.
   Viewer.prototype.cycleView = function (step) {
     const n = this.match.seatCount;
     const position = this.view === ALL ? n : this.view; // all cards sits after the last seat
@@ -725,7 +754,7 @@
     for (let i = 0; i < n; i++) {
       const node = el('div', { class: 'seat', 'data-testid': 'seat-' + i, 'data-seat': i }, [
         el('div', { class: 'seat-head' }, [
-          el('span', { class: 'seat-tag', text: i }),
+          el('span', { class: 'seat-tag', text: seatLabel(i) }),
           el('span', { class: 'seat-name', 'data-testid': 'seat-name', text: this.match.names[i], title: this.match.names[i] }),
           el('span', { class: 'dealer-button', 'data-testid': 'dealer-button', title: 'dealer', text: 'D', hidden: true }),
         ]),
@@ -779,7 +808,7 @@
     const shownValue = seat.value && (this.view === ALL || state.known[this.view][i]);
     node.querySelector('.seat-value').textContent = shownValue ? describeValue(seat.value) : '';
     const badge = node.querySelector('.badge');
-    const label = seatLabel(seat);
+    const label = seatState(seat);
     badge.textContent = label;
     badge.className = 'badge ' + label;
     const chips = this.chipsOf(state, i);
@@ -801,7 +830,7 @@
     }
   };
 
-  function seatLabel(seat) {
+  function seatState(seat) {
     if (seat.winner) return 'winner';
     if (seat.status !== 'in') return seat.status;
     return seat.seen ? 'seen' : 'blind';
@@ -822,7 +851,7 @@
       const won = hand.wonBefore[i] + (seat.winner ? 1 : 0);
       const faults = hand.faultsBefore[i] + seat.faults;
       return el('tr', { 'data-testid': 'score-row', 'data-seat': i, class: this.view === i ? 'viewer' : '' }, [
-        el('td', { class: 'num', text: i }),
+        el('td', { class: 'num', text: seatLabel(i) }),
         el('td', { class: 'name', text: this.match.names[i], title: this.match.names[i] }),
         el('td', { class: 'num ' + signClass(chips), 'data-testid': 'total-' + i, text: signed(chips) }),
         el('td', { class: 'num ' + signClass(thisHand), text: signed(thisHand) }),
@@ -849,16 +878,21 @@
   };
 
   // The log holds every step of the hand, built once per hand and view; a step only shows
-  // the entries up to it.
+  // the entries up to it. "Once per hand" means per hand object with its steps: the live view
+  // rebuilds the match as records arrive, and a log built from an earlier copy of the hand
+  // would stop at the steps it had then while the table goes on.
   Viewer.prototype.renderLog = function () {
     const toggle = $('logs-toggle');
     toggle.parentElement.hidden = !this.match.hasLogs;
     toggle.checked = this.showLogs;
-    const key = this.hi + ':' + this.view + ':' + (this.showLogs && this.match.hasLogs);
+    const hand = this.hand();
+    const key = this.view + ':' + (this.showLogs && this.match.hasLogs);
     const log = $('log');
-    if (this.logKey !== key) {
+    if (this.logKey !== key || this.logHand !== hand || this.logSteps !== hand.steps.length) {
       this.logKey = key;
-      log.replaceChildren(...this.hand().steps.map((step, i) => this.logEntry(step, i)));
+      this.logHand = hand;
+      this.logSteps = hand.steps.length;
+      log.replaceChildren(...hand.steps.map((step, i) => this.logEntry(step, i)));
     }
     const entries = log.children;
     for (let i = 0; i < entries.length; i++) {
@@ -928,18 +962,20 @@
     return parts.join(' \u00b7 ');
   }
 
+  // "Hand 3 — passive +501 (show)": each winner with its net for the hand (the pot less
+  // what it put in), never the pot, which counts the winner's own chips too.
   function handSummary(match, hand) {
     const end = hand.end;
     if (!end) return 'Hand ' + handLabel(hand.number);
-    const winners = end.winners.map((w) => match.names[w]).join(' & ');
-    return 'Hand ' + handLabel(hand.number) + ' \u2014 ' + winners + ' ' + (end.winners.length > 1 ? 'share' : 'wins') + ' ' + end.pot + ' (' + (END_REASONS[end.reason] || end.reason) + ')';
+    const winners = end.winners.map((w) => match.names[w] + ' ' + signed(end.payoffs[w] || 0)).join(' & ');
+    return 'Hand ' + handLabel(hand.number) + ' \u2014 ' + (winners || 'no winner') + ' (' + (END_REASONS[end.reason] || end.reason) + ')';
   }
 
   function fillSelects(viewer) {
     const match = viewer.match;
     $('hand-select').replaceChildren(...match.hands.map((hand, i) => el('option', { value: i, text: handSummary(match, hand) })));
     const views = [el('option', { value: ALL, text: 'All cards' })];
-    match.names.forEach((name, i) => views.push(el('option', { value: i, text: 'As seat ' + i + ': ' + name })));
+    match.names.forEach((name, i) => views.push(el('option', { value: i, text: 'As seat ' + seatLabel(i) + ': ' + name })));
     $('view-select').replaceChildren(...views);
   }
 
@@ -959,7 +995,7 @@
     $('play-toggle').addEventListener('click', () => viewer.togglePlay());
     $('speed').addEventListener('change', () => viewer.restartTimer());
     $('step-slider').addEventListener('input', (e) => viewer.go(viewer.hi, Number(e.target.value)));
-    $('hand-select').addEventListener('change', (e) => viewer.go(Number(e.target.value), 0));
+    $('hand-select').addEventListener('change', (e) => viewer.go(Number(e.target.value), 'deal'));
     $('view-select').addEventListener('change', (e) => viewer.setView(e.target.value === ALL ? ALL : Number(e.target.value)));
     $('logs-toggle').addEventListener('change', (e) => viewer.setShowLogs(e.target.checked));
     $('hand-jump').addEventListener('submit', (e) => {
@@ -989,10 +1025,10 @@
     L: (v) => v.match.hasLogs && v.setShowLogs(!v.showLogs),
   };
 
-  // Digit keys view the table as a seat: its number as shown on the seat plus one (1 = seat 0,
-  // as on a keyboard's row). At a table of ten or more seats a second digit typed within
-  // DIGIT_WINDOW_MS extends the number (1 then 2 = seat 11; 1 then 0 = seat 9). 0 on its own
-  // shows all cards.
+  // Digit keys view the table as a seat: its number as shown on the seat (1 = seat 1, the
+  // records' seat 0). At a table of ten or more seats a second digit typed within
+  // DIGIT_WINDOW_MS extends the number (1 then 2 = seat 12; 1 then 0 = seat 10). 0 on its
+  // own shows all cards.
   const DIGIT_WINDOW_MS = 1000;
 
   function digitKey(viewer, digit) {
@@ -1043,7 +1079,7 @@
       return;
     }
     const found = /(?:^#|&)hand=(\d+)/.exec(location.hash);
-    if (!found || !viewer.jumpToHand(found[1])) viewer.go(0, 0);
+    if (!found || !viewer.jumpToHand(found[1])) viewer.go(0, 'deal');
   }
 
   function showError(error) {
@@ -1057,12 +1093,15 @@
   // The page served by `arena match --watch` (and `arena tournament --watch`): the records
   // arrive as server-sent events, one replay line each, and the viewer is rebuilt from them
   // as they come. It shows the newest step while "Follow" is on; stepping or choosing a hand
-  // turns it off. The access token is in the page's address and goes with every request.
+  // turns it off. A match already over when the page joins it (a finished match of a
+  // tournament, or `--keep-serving` after the end) opens on its first hand's deal instead,
+  // ready to be played with Play. The access token is in the page's address and goes with
+  // every request.
   function startLive() {
     const params = new URLSearchParams(location.search);
     const token = params.get('token') || '';
     const chosen = params.get('match');
-    const live = { records: [], viewer: null, pending: false, info: null };
+    const live = { records: [], viewer: null, pending: false, info: null, opened: false };
     const badge = el('span', { class: 'live-badge', 'data-testid': 'live-status', 'data-state': 'connecting', text: 'connecting' });
     const follow = el('input', { type: 'checkbox', 'data-testid': 'live-follow' });
     follow.checked = true;
@@ -1117,6 +1156,7 @@
       source.addEventListener('reset', (e) => {
         live.info = JSON.parse(e.data);
         live.records = [];
+        if (live.info.finished && !live.opened) follow.checked = false;
         setBadge('live', 'live');
         document.title = 'Live: ' + live.info.label;
         $('match-title').textContent = 'Live: ' + live.info.label;
@@ -1130,7 +1170,8 @@
         source.close();
         setBadge('finished', 'finished');
         schedule();
-        // A lone match's arena exits now; a tournament's goes on with other matches to pick.
+        // A lone match's arena exits now (unless it keeps serving); a tournament's goes on
+        // with other matches to pick.
         if (picker.options.length < 2) clearInterval(refreshing);
       });
       source.addEventListener('lagged', () => {
@@ -1153,6 +1194,8 @@
       live.pending = false;
       if (!live.records.some((r) => r.type === 'header')) return;
       let viewer = live.viewer;
+      // The hand shown, by its number: a restarted stream (after `lagged`) may hold other hands.
+      const shown = viewer && viewer.match.hands.length > 0 ? viewer.hand().number : null;
       if (!viewer) {
         viewer = new Viewer({ records: live.records });
         live.viewer = viewer;
@@ -1178,8 +1221,12 @@
       $('match-info').textContent = info;
       document.body.dataset.liveRecords = String(live.records.length);
       if (viewer.match.hands.length === 0) return;
-      if (follow.checked) viewer.go(viewer.match.hands.length - 1, 'end');
-      else viewer.go(viewer.hi, viewer.si);
+      const hands = viewer.match.hands;
+      const again = shown === null ? -1 : hands.findIndex((h) => h.number === shown);
+      if (follow.checked) viewer.go(hands.length - 1, 'end');
+      else if (!live.opened || again < 0) viewer.go(0, 'deal');
+      else viewer.go(again, viewer.si);
+      live.opened = true;
       document.body.dataset.ready = 'true';
     }
 

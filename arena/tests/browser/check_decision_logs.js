@@ -67,6 +67,8 @@ run(async (session) => {
   const toggle = page.getByTestId('logs-toggle');
   assert.ok(await toggle.isVisible(), 'the Logs toggle is offered');
   assert.equal(await toggle.isChecked(), false, 'logs are off by default');
+  // The page opens on the deal; the hand's first step is one Home away.
+  await page.keyboard.press('Home');
   for (let i = 0; i < steps.length; i++) {
     if (i > 0) await page.keyboard.press('ArrowRight');
     const time = (await page.getByTestId('decision-time').textContent()).trim();

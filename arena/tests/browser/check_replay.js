@@ -2,6 +2,10 @@
 //
 //   node check_replay.js REPLAY.jsonl PAGE.html [REPLAY2.jsonl PAGE2.html ...]
 //
+// * the page opens on the first hand's deal (every seat's cards on the table), and so does
+//   every hand chosen with the hand buttons, the number box or the list; the list names each
+//   winner's net for the hand (not the pot); seats are numbered from 1 on the table, in the
+//   chips table, the view list and the log;
 // * the controls, with real clicks and key presses: step forward and back, next and previous
 //   hand, jump to a hand (input and list), play/pause, switching the view to seat 1 and back;
 // * then every step of the match in the all-cards view (clicking "next step" inside the page):
@@ -86,6 +90,29 @@ function handsOf(records) {
   return hands;
 }
 
+// The step a hand opens on: the last of its first deal's `dealt` events (0 without one).
+function dealIndex(hand) {
+  let i = hand.steps.findIndex((s) => s.kind === 'dealt');
+  if (i < 0) return 0;
+  while (i + 1 < hand.steps.length && hand.steps[i + 1].kind === 'dealt') i += 1;
+  return i;
+}
+
+// What the hand list says of a hand: each winner's net for the hand, never the pot.
+function checkHandOptions(options, records, names) {
+  const ends = records.filter((r) => r.type === 'event' && r.event === 'hand_ended');
+  assert.equal(options.length, ends.length, 'one hand list entry per hand');
+  ends.forEach((end, i) => {
+    const text = options[i];
+    assert.ok(text.startsWith('Hand ' + (end.hand + 1) + ' \u2014 '), 'hand list entry ' + i + ': ' + text);
+    for (const w of end.winners) {
+      const net = end.payoffs[w] > 0 ? '+' + end.payoffs[w] : String(end.payoffs[w]);
+      assert.ok(text.includes(names[w] + ' ' + net), 'the net win of ' + names[w] + ' in: ' + text + ' (pot ' + end.pot + ')');
+    }
+    assert.ok(!/ (wins|share) /.test(text), 'no pot said to be won: ' + text);
+  });
+}
+
 // The expected table after every step, for the all-cards view and for `viewer`.
 function expectations(records, viewer) {
   const header = records.find((r) => r.type === 'header');
@@ -165,7 +192,7 @@ function expectations(records, viewer) {
     });
   }
   const result = records.find((r) => r.type === 'result');
-  return { header, steps: out, hands: handsOf(records), result };
+  return { header, records, steps: out, hands: handsOf(records), result };
 }
 
 // ---------------------------------------------------------------- reading the page
@@ -305,10 +332,17 @@ async function checkControls(page, model) {
   const hands = model.hands;
   let snap = await snapshot(page);
   assert.equal(snap.hand, hands[0].number, 'the page opens at the first hand');
-  assert.equal(snap.step, 0, 'the page opens at the first step');
+  assert.equal(snap.step, dealIndex(hands[0]), 'the page opens on the first hand\'s deal');
+  assert.equal(snap.kind, 'dealt');
+  const openedOn = model.steps.find((s) => s.hand === hands[0].number && s.index === snap.step);
+  checkAllCardsStep(snap, openedOn, 'the page as it opens');
+  assert.ok(snap.seats.every((seat) => seat.cards.length === 3), 'every seat has its cards as the page opens: ' + JSON.stringify(snap.seats.map((x) => x.cards)));
   assert.ok(await page.locator('[data-testid="help"]').isVisible(), 'the keyboard help line is shown');
 
-  // Step forward with real clicks through the start of the first hand, checking each step.
+  // Step forward with real clicks from the start of the first hand (Home), checking each step.
+  await key(page, 'Home');
+  snap = await snapshot(page);
+  assert.equal(snap.step, 0, 'Home goes to the first step of the hand');
   const first = model.steps.filter((s) => s.hand === hands[0].number).slice(0, 10);
   checkAllCardsStep(snap, first[0], 'hand ' + hands[0].number + ' step 0 (click)');
   for (let i = 1; i < first.length; i++) {
@@ -322,7 +356,7 @@ async function checkControls(page, model) {
     await click(page, 'hand-next');
     snap = await snapshot(page);
     assert.equal(snap.hand, hands[1].number, 'next hand');
-    assert.equal(snap.step, 0, 'next hand starts at its first step');
+    assert.equal(snap.step, dealIndex(hands[1]), 'the next hand opens on its deal');
     await click(page, 'hand-prev');
     assert.equal((await snapshot(page)).hand, hands[0].number, 'previous hand');
   }
@@ -334,23 +368,30 @@ async function checkControls(page, model) {
   await click(page, 'hand-go');
   snap = await snapshot(page);
   assert.equal(snap.hand, last, 'jump to the last hand');
-  assert.equal(snap.step, 0);
+  assert.equal(snap.step, dealIndex(hands[hands.length - 1]), 'a jump opens the hand on its deal');
   assert.equal(snap.handText, 'Hand ' + (last + 1));
   const counter = await page.textContent('[data-testid="step-counter"]');
   assert.ok(counter.includes('hand ' + hands.length + ' of ' + hands.length), 'step counter: ' + counter);
   const firstOption = await page.textContent('[data-testid="hand-select"] option');
   assert.ok(firstOption.startsWith('Hand ' + (hands[0].number + 1)), 'the hand list numbers from 1: ' + firstOption);
+  const options = await page.$$eval('[data-testid="hand-select"] option', (o) => o.map((x) => x.textContent));
+  checkHandOptions(options, model.records, model.header.bots.map((b) => b.name));
   const middle = Math.floor(hands.length / 2);
   await page.selectOption('[data-testid="hand-select"]', String(middle));
-  assert.equal((await snapshot(page)).hand, hands[middle].number, 'jump with the hand list');
+  snap = await snapshot(page);
+  assert.equal(snap.hand, hands[middle].number, 'jump with the hand list');
+  assert.equal(snap.step, dealIndex(hands[middle]), 'the hand list opens the hand on its deal');
 
   // Keys: ] and [ for hands, arrows for steps, Home/End.
   await key(page, 'Home');
   if (middle + 1 < hands.length) {
     await key(page, ']');
-    assert.equal((await snapshot(page)).hand, hands[middle + 1].number, '] goes to the next hand');
+    snap = await snapshot(page);
+    assert.equal(snap.hand, hands[middle + 1].number, '] goes to the next hand');
+    assert.equal(snap.step, dealIndex(hands[middle + 1]), '] opens the hand on its deal');
     await key(page, 'PageUp');
     assert.equal((await snapshot(page)).hand, hands[middle].number, 'PageUp goes to the previous hand');
+    await key(page, 'Home');
   }
   await key(page, 'ArrowRight');
   await key(page, 'ArrowRight');
@@ -404,16 +445,16 @@ async function checkSeatKeys(page, seats) {
   if (seats >= 10) {
     await key(page, '1');
     await page.keyboard.press('0');
-    assert.equal(await view(), '9', 'keys 1 0 view as seat 9');
+    assert.equal(await view(), '9', 'keys 1 0 view as seat 10 (index 9)');
   }
   if (seats >= 12) {
     await key(page, '1');
     await page.keyboard.press('2');
-    assert.equal(await view(), '11', 'keys 1 2 view as seat 11');
+    assert.equal(await view(), '11', 'keys 1 2 view as seat 12 (index 11)');
   }
   await key(page, 'a');
   await key(page, 'v');
-  assert.equal(await view(), '0', 'V from all cards views as seat 0');
+  assert.equal(await view(), '0', 'V from all cards views as the first seat');
   await key(page, 'Shift+V');
   assert.equal(await view(), 'all', 'Shift+V goes back to all cards');
   await key(page, 'Shift+V');
@@ -445,6 +486,25 @@ async function checkNames(page, names) {
   shown.rows.forEach((r, i) => assert.ok(r.fits, 'the name of seat ' + i + ' is cut in the chips table'));
 }
 
+// Seats are numbered from 1 for people: on the table, in the chips table, in the view list
+// and in the log (the records' seat 0 is seat 1).
+async function checkSeatNumbers(page, names) {
+  const shown = await page.evaluate(() => ({
+    tags: [...document.querySelectorAll('[data-testid^="seat-"][data-seat] .seat-tag')].map((n) => n.textContent),
+    rows: [...document.querySelectorAll('[data-testid="score-row"] td:first-child')].map((n) => n.textContent),
+    views: [...document.querySelectorAll('[data-testid="view-select"] option')].map((n) => n.textContent),
+    log: [...document.querySelectorAll('#log li:not([hidden]) .who')].map((n) => n.textContent),
+  }));
+  const numbers = names.map((_, i) => String(i + 1));
+  assert.deepEqual(shown.tags, numbers, 'seat tags from 1');
+  assert.deepEqual(shown.rows, numbers, 'the chips table numbers seats from 1');
+  assert.deepEqual(shown.views, ['All cards'].concat(names.map((n, i) => 'As seat ' + (i + 1) + ': ' + n)), 'the view list');
+  // The deal's lines name every seat, as "name [number]".
+  for (const [i, name] of names.entries()) {
+    assert.ok(shown.log.includes(name + ' [' + (i + 1) + ']'), 'the log names ' + name + ' [' + (i + 1) + ']: ' + JSON.stringify(shown.log));
+  }
+}
+
 // In the seat view at the current step: compare with the model's step.
 async function checkSeatViewHere(page, model, label) {
   const snap = await snapshot(page);
@@ -456,6 +516,7 @@ async function checkSeatViewHere(page, model, label) {
 
 async function traverse(page) {
   await page.selectOption('[data-testid="hand-select"]', '0');
+  await key(page, 'Home');
   return page.evaluate(traverseInPage, snapshotInPage.toString());
 }
 
@@ -491,6 +552,7 @@ async function checkReplay(session, replayFile, pageFile) {
   assert.ok(info.includes('seed ' + seed + ' '), 'the exact seed ' + seed + ' in: ' + info);
   assert.ok((await page.textContent('[data-testid="match-title"]')).includes('seed ' + seed + ')'), 'the exact seed in the title');
   await checkNames(page, model.header.bots.map((b) => b.name));
+  await checkSeatNumbers(page, model.header.bots.map((b) => b.name));
   await checkControls(page, model);
   const steps = await checkEverything(page, model);
   const faults = model.steps.filter((s) => s.kind === 'fault').length;

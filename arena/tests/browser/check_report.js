@@ -8,9 +8,10 @@
 // * one chips-over-time line per bot, ending at its total chips;
 // * the faults table's totals; one match row per line of DIR/results.jsonl;
 // * every replay link opens a replay page that loads (no script error, the right bots and
-//   number of hands, the exact seed of its replay file) through the shared viewer beside it,
-//   and the first one is followed by a real click and its back link; with `--replays` given as
-//   the third argument, exactly the matches it selects have a link and the others say so;
+//   number of hands, the exact seed of its replay file, opened on the first hand's deal)
+//   through the shared viewer beside it, and the first one is followed by a real click and
+//   its back link; with `--replays` given as the third argument, exactly the matches it
+//   selects have a link and the others say so;
 // * the tournament's seed exactly as in DIR/plan.json;
 // * no network request was attempted and no script error happened.
 'use strict';
@@ -173,6 +174,13 @@ async function checkReplayPages(session, shown, results, dir, selection) {
     assert.deepEqual(names, record.seats, link.href + ': the bots of match ' + record.index);
     const hands = await tab.$$eval('[data-testid="hand-select"] option', (options) => options.length);
     assert.equal(hands, record.hands, link.href + ': hands');
+    // It opens on the first hand's deal: every seat has its three cards on the table.
+    const opened = await tab.evaluate(() => ({
+      kind: document.querySelector('#log li.current').dataset.kind,
+      cards: [...document.querySelectorAll('[data-testid^="seat-"][data-seat]')].map((seat) => seat.querySelectorAll('[data-testid="card"]').length),
+    }));
+    assert.equal(opened.kind, 'dealt', link.href + ': opens on the deal');
+    assert.deepEqual(opened.cards, record.seats.map(() => 3), link.href + ': every seat has its cards as it opens');
     const seed = integerText(path.join(dir, record.replay), 'seed');
     const info = await tab.textContent('[data-testid="match-info"]');
     assert.ok(info.includes('seed ' + seed + ' '), link.href + ': the exact seed ' + seed + ' in: ' + info);
