@@ -65,11 +65,8 @@ pub enum Command {
         /// bots, especially on virtual machines; a bot can then use only that CPU.
         #[arg(long)]
         affinity: bool,
-        /// Serve a live view of the matches being played, for a projector or a contest screen:
-        /// ADDR defaults to 127.0.0.1:0 (this machine only, any free port); the URL to open,
-        /// with its access token, is printed on stderr. It shows every seat's cards.
-        #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:0")]
-        watch: Option<std::net::SocketAddr>,
+        #[command(flatten)]
+        watch: WatchArgs,
         /// Largest stderr log per bot process (KiB; default: the file's `[limits]
         /// max_log_kb`, else 128): its first and last halves are kept.
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
@@ -219,11 +216,8 @@ pub struct MatchArgs {
     /// watching it can read.
     #[arg(long, value_name = "DIR")]
     pub logs: Option<PathBuf>,
-    /// Serve a live view of the match as it is played, for a projector or a contest screen:
-    /// ADDR defaults to 127.0.0.1:0 (this machine only, any free port); the URL to open,
-    /// with its access token, is printed on stderr. It shows every seat's cards.
-    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:0")]
-    pub watch: Option<std::net::SocketAddr>,
+    #[command(flatten)]
+    pub watch: WatchArgs,
     /// Largest stderr log per bot process (KiB): its first and last halves are kept, with a
     /// line saying how many bytes were dropped between them.
     #[arg(long, default_value_t = crate::bot_command::DEFAULT_MAX_LOG_KB, value_parser = clap::value_parser!(u64).range(1..))]
@@ -240,6 +234,36 @@ pub struct MatchArgs {
     pub table: TableArgs,
     #[command(flatten)]
     pub limits: LimitArgs,
+}
+
+/// The live view's options, the same for `arena match` and `arena tournament`.
+#[derive(Args, Clone, Copy, Debug)]
+pub struct WatchArgs {
+    /// Serve a live view of the matches as they are played, for a projector or a contest
+    /// screen: ADDR defaults to 127.0.0.1:0 (this machine only, any free port); the URL to
+    /// open, with its access token, is printed on stderr. It shows every seat's cards.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:0")]
+    pub watch: Option<std::net::SocketAddr>,
+    /// With --watch: wait at least MS milliseconds between two events of a match (a deal, a
+    /// bet, ...), so that people can follow it live (e.g. 800 for a class; at most 60000).
+    /// Bots' clocks do not run during the wait. Default 0: full speed.
+    #[arg(long, value_name = "MS", requires = "watch", default_value_t = 0,
+          value_parser = clap::value_parser!(u64).range(..=crate::watch::MAX_PACE_MS))]
+    pub pace: u64,
+    /// With --watch: keep serving the live view after the last match, until Ctrl-C, so that
+    /// it can be replayed in the page. Default: the view stops a few seconds after the end.
+    #[arg(long, requires = "watch")]
+    pub keep_serving: bool,
+}
+
+impl WatchArgs {
+    pub fn options(&self) -> crate::watch::WatchOptions {
+        crate::watch::WatchOptions {
+            addr: self.watch,
+            pace_ms: self.pace,
+            keep_serving: self.keep_serving,
+        }
+    }
 }
 
 #[derive(Args, Debug)]

@@ -140,7 +140,7 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         })
         .collect();
     // Kept until the match is over: dropping it stops the live view.
-    let (watching, hub) = crate::watch::serve_if_asked(args.watch).await?;
+    let (watching, hub) = crate::watch::serve_if_asked(args.watch.options()).await?;
     // A watched match needs a replay file: its viewers read the match so far from it. It
     // holds every seat's cards, so it goes in a directory of its own (0700, the arena's
     // user only), never next to the bots' directories, and is hidden from them.
@@ -212,10 +212,7 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         let failures = failures_text(&result, &context);
         crate::output::print(&format!("{text}{failures}{}\n", protection.line()))?;
     }
-    if let Some(server) = watching {
-        // Let the viewers get the last lines and the end before the arena exits.
-        server.finish(Duration::from_secs(3)).await;
-    }
+    crate::watch::after_the_matches(watching, args.watch.options(), &cancel).await;
     disabled_exit(&result)
 }
 

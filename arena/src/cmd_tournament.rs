@@ -21,8 +21,8 @@ pub struct RunFlags {
     pub affinity: bool,
     /// Overrides the file's `[limits] max_log_kb`.
     pub max_log_kb: Option<u64>,
-    /// Serve the live view here.
-    pub watch: Option<std::net::SocketAddr>,
+    /// The live view: where, at what pace, and whether it outlives the run.
+    pub watch: crate::watch::WatchOptions,
 }
 
 /// `arena tournament FILE`.
@@ -71,10 +71,6 @@ pub async fn tournament(
             Ok(exit) => anyhow::Error::new(exit),
             Err(e) => e,
         })?;
-    if let Some(server) = watching {
-        // Let the viewers get the last lines and the end before the arena exits.
-        server.finish(std::time::Duration::from_secs(3)).await;
-    }
     let text = write_standings(&out, &summary.records, &plan)?;
     // The standings text ends with the SPRT verdict of an SPRT tournament.
     let mut report = String::new();
@@ -87,6 +83,10 @@ pub async fn tournament(
     ));
     // Like check-bot's verdict, an interruption keeps its exit code on a closed stdout.
     let printed = print(&report);
+    // An interrupted run stops its view too: the Ctrl-C that stopped it was for everything.
+    if !summary.interrupted {
+        crate::watch::after_the_matches(watching, watch, &cancel).await;
+    }
     if summary.interrupted {
         return Err(Exit::new(
             ExitKind::Interrupted,

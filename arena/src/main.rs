@@ -170,7 +170,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     quiet,
                     affinity,
                     max_log_kb,
-                    watch,
+                    watch: watch.options(),
                 },
             )
             .await?

@@ -1,11 +1,14 @@
 //! `--watch`: the live view streams a match's replay lines while it is played, only to
-//! requests that carry the printed token, and stops with the arena.
+//! requests that carry the printed token, and stops with the arena (or, with
+//! `--keep-serving`, at Ctrl-C); `--pace` keeps a match's events apart without running the
+//! bots' clocks.
 
 mod common;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use common::*;
@@ -15,8 +18,43 @@ struct Watched {
     child: Child,
     base: String,
     token: String,
+    /// The arena's stderr lines after the URL's, as they come.
+    stderr: mpsc::Receiver<String>,
     /// The arena's `TMPDIR`, removed after the kill.
     _tmp: tempfile::TempDir,
+}
+
+impl Watched {
+    /// Waits (at most `patience`) for a stderr line containing `text`; returns it.
+    fn stderr_line(&self, text: &str, patience: Duration) -> String {
+        let deadline = Instant::now() + patience;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.stderr.recv_timeout(left) {
+                Ok(line) if line.contains(text) => return line,
+                Ok(_) => {}
+                Err(e) => panic!("no stderr line with {text:?} ({e})"),
+            }
+        }
+    }
+
+    /// Sends the arena SIGINT (Ctrl-C).
+    fn interrupt(&self) {
+        let pid = rustix::process::Pid::from_raw(self.child.id() as i32).unwrap();
+        rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
+    }
+
+    /// Waits (at most `patience`) for the arena to exit.
+    fn exit_status(&mut self, patience: Duration) -> std::process::ExitStatus {
+        let deadline = Instant::now() + patience;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "the arena did not exit");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
 }
 
 impl Drop for Watched {
@@ -50,9 +88,13 @@ fn start(args: &[&str]) -> Watched {
         }
     };
     // Keep draining stderr so that the arena never blocks on a full pipe.
+    let (lines, stderr_lines) = mpsc::channel();
     std::thread::spawn(move || {
-        let mut sink = Vec::new();
-        let _ = stderr.read_to_end(&mut sink);
+        for line in stderr.lines() {
+            let Ok(line) = line else { break };
+            // Read on when nobody listens any more: the pipe must not fill.
+            let _ = lines.send(line);
+        }
     });
     let (base, token) = url.split_once("/?token=").expect("the URL carries a token");
     assert_eq!(token.len(), 32, "a 128-bit token in hex: {url}");
@@ -60,6 +102,7 @@ fn start(args: &[&str]) -> Watched {
         child,
         base: base.to_string(),
         token: token.to_string(),
+        stderr: stderr_lines,
         _tmp: tmp,
     }
 }
@@ -246,4 +289,145 @@ fn a_watched_tournament_lists_its_matches_and_replays_a_finished_one_whole() {
         &format!("/events?token={}&match=999", watched.token),
     );
     assert!(status.contains(" 404 "), "{status}");
+}
+
+/// The event lines of a replay file.
+fn event_count(replay: &std::path::Path) -> usize {
+    std::fs::read_to_string(replay)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("{\"type\":\"event\""))
+        .count()
+}
+
+#[test]
+fn a_paced_match_keeps_its_events_apart_without_running_the_bots_clocks() {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("paced.jsonl");
+    let pace = Duration::from_millis(400);
+    let started = Instant::now();
+    let mut watched = start(&[
+        "match",
+        "--game",
+        "classic",
+        "--hands",
+        "2",
+        "--seed",
+        "7",
+        "--sandbox",
+        "none",
+        "--bot",
+        &sample_bot("random-bot"),
+        "--bot",
+        &format!("{} 0", python_bot("arena/tests/bots/paced.py")),
+        "--replay",
+        replay.to_str().unwrap(),
+        "--json",
+        // Together less than the pace: were the pace on a bot's clock, its first decision
+        // would time out.
+        "--decision-ms",
+        "200",
+        "--bank-ms",
+        "100",
+        "--pace",
+        "400",
+    ]);
+    let status = watched.exit_status(Duration::from_secs(60));
+    let took = started.elapsed();
+    assert!(status.success(), "{status:?}");
+    let events = event_count(&replay);
+    assert!(events >= 8, "two hands have at least 8 events: {events}");
+    let least = pace * (events as u32 - 1);
+    assert!(
+        took >= least,
+        "{events} events {pace:?} apart take at least {least:?}, the match took {took:?}"
+    );
+    let actions = std::fs::read_to_string(&replay)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("{\"type\":\"action\""))
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .collect::<Vec<_>>();
+    assert!(actions.len() >= 2, "{actions:?}");
+    for action in &actions {
+        assert_eq!(
+            action["source"], "bot",
+            "every decision was the bot's, none timed out: {action}"
+        );
+    }
+    // Without --keep-serving the view stops with the match, and says how to keep it.
+    watched.stderr_line("--keep-serving", Duration::from_secs(5));
+    let host = watched.base.trim_start_matches("http://").to_string();
+    assert!(
+        TcpStream::connect(&host).is_err(),
+        "the live view stopped with the arena"
+    );
+}
+
+#[test]
+fn pace_and_keep_serving_need_watch() {
+    for flag in [&["--pace", "100"][..], &["--keep-serving"][..]] {
+        let output = Command::new(arena())
+            .args(["match", "--game", "classic", "--bot", "x"])
+            .args(flag)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{flag:?}: {output:?}");
+        let text = String::from_utf8_lossy(&output.stderr);
+        assert!(text.contains("--watch"), "{flag:?}: {text}");
+    }
+    let output = Command::new(arena())
+        .args(["match", "--game", "classic", "--bot", "x", "--watch"])
+        .args(["--pace", "60001"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("60000"));
+}
+
+#[test]
+fn keep_serving_serves_the_finished_match_until_ctrl_c() {
+    let mut watched = start(&[
+        "match",
+        "--game",
+        "classic",
+        "--hands",
+        "3",
+        "--seed",
+        "11",
+        "--sandbox",
+        "none",
+        "--bot",
+        &sample_bot("random-bot"),
+        "--bot",
+        &sample_bot("chaal-bot"),
+        "--keep-serving",
+    ]);
+    let line = watched.stderr_line("until Ctrl-C", Duration::from_secs(60));
+    assert!(line.contains(&watched.token), "names the URL: {line}");
+    // Long after the match: still served, as a finished match, whole.
+    std::thread::sleep(Duration::from_secs(4));
+    assert!(watched.child.try_wait().unwrap().is_none(), "still serving");
+    let (_, mut body) = get(&watched.base, &format!("/matches?token={}", watched.token));
+    let mut list = String::new();
+    body.read_to_string(&mut list).unwrap();
+    let list: serde_json::Value = serde_json::from_str(&list).unwrap();
+    assert_eq!(list[0]["live"], false, "{list}");
+    let (_, mut events) = get(&watched.base, &format!("/events?token={}", watched.token));
+    let (lines, names) = data_lines(&mut events, usize::MAX);
+    assert_eq!(names.first().map(String::as_str), Some("reset"));
+    assert_eq!(names.last().map(String::as_str), Some("end"), "{names:?}");
+    let reset: serde_json::Value = serde_json::from_str(&lines[0]).unwrap();
+    assert_eq!(reset["finished"], true, "{reset}");
+    assert!(lines[1].starts_with("{\"type\":\"header\""));
+    assert!(
+        lines.iter().any(|l| l.starts_with("{\"type\":\"result\"")),
+        "the whole match"
+    );
+    // Ctrl-C ends it, as a success: the match was played.
+    watched.interrupt();
+    let status = watched.exit_status(Duration::from_secs(20));
+    assert_eq!(status.code(), Some(0), "{status:?}");
+    let host = watched.base.trim_start_matches("http://").to_string();
+    assert!(TcpStream::connect(&host).is_err(), "stopped after Ctrl-C");
 }

@@ -16,6 +16,7 @@ use super::mix_draw::MixDraws;
 use super::result::{BotFailure, MatchResult, SeatResult};
 use crate::bot::{DecisionLines, DecisionStderr, SpawnError};
 use crate::replay::{ActionSource, BotRecord, BotStatus, Header, Record, ReplayWriter};
+use crate::watch::Pace;
 
 /// Why a match could not be played (bots misbehaving is never one of these).
 #[derive(Debug, thiserror::Error)]
@@ -83,6 +84,8 @@ struct Referee<'a> {
     /// The public view of the event being dispatched, serialized once for every seat that
     /// sees it that way (a reused buffer).
     public_line: Vec<u8>,
+    /// A watched match's `--pace`: the referee waits before each event.
+    pace: Option<Pace>,
 }
 
 /// Plays a whole match. Returns an error only when the arena itself cannot go on; every bot
@@ -139,6 +142,11 @@ async fn play_match(
         next_request: 1,
         blind_start: config.settings.variant.has_blind_play(),
         public_line: Vec::new(),
+        pace: config
+            .live
+            .as_ref()
+            .and_then(|live| live.pace())
+            .map(|gap| Pace::new(gap, cancel.clone())),
     };
     let outcome = referee.play(cancel).await;
     let hand_payoffs = match outcome {
@@ -176,7 +184,7 @@ impl<'a> Referee<'a> {
                 Hand::seeded(config.settings, n, dealer, config.seed, hand_index)?;
             // A seat without a running bot (crashed, disabled) is played by the arena.
             let mut forced: Vec<bool> = self.seats.iter().map(|s| s.connection.is_none()).collect();
-            self.dispatch(hand_index, &events)?;
+            self.dispatch(hand_index, &events).await?;
             while let Some(decision) = hand.to_act() {
                 let seat = decision.seat;
                 let mut answer = None;
@@ -196,7 +204,7 @@ impl<'a> Referee<'a> {
                                     Some(Decision { decided, mix }),
                                     lines,
                                 )?;
-                                self.dispatch(hand_index, &events)?;
+                                self.dispatch(hand_index, &events).await?;
                                 answer = Some(());
                             }
                             Err(illegal) => {
@@ -248,7 +256,7 @@ impl<'a> Referee<'a> {
                         None,
                         faulted_lines,
                     )?;
-                    self.dispatch(hand_index, &events)?;
+                    self.dispatch(hand_index, &events).await?;
                 }
             }
             let payoffs = hand.payoffs().expect("the hand is over").to_vec();
@@ -545,9 +553,13 @@ impl<'a> Referee<'a> {
         Ok(())
     }
 
-    /// Records events whole and queues each seat's view of them.
-    fn dispatch(&mut self, hand: u64, events: &[Event]) -> Result<(), MatchError> {
+    /// Records events whole and queues each seat's view of them (after the pause of a paced
+    /// match: no bot has a request then, so no bot's clock runs).
+    async fn dispatch(&mut self, hand: u64, events: &[Event]) -> Result<(), MatchError> {
         for event in events {
+            if let Some(pace) = &mut self.pace {
+                pace.wait().await;
+            }
             self.replay.write_event(hand, event)?;
             if event.is_public() {
                 // Most events (bets, packs, ...): one line for the whole table, no copies.

@@ -12,6 +12,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
 use serde::Serialize;
 use tokio::sync::{broadcast, oneshot};
@@ -30,6 +31,8 @@ pub struct LiveMatch {
     pub replay: PathBuf,
     /// Someone watches or waits to: the referee only then does anything per line.
     active: AtomicBool,
+    /// `--pace`: the least time between two events of this match, watched or not yet.
+    pace: Option<Duration>,
     state: Mutex<FeedState>,
 }
 
@@ -50,12 +53,13 @@ pub struct Joined {
 }
 
 impl LiveMatch {
-    fn new(id: u64, label: String, replay: PathBuf) -> LiveMatch {
+    fn new(id: u64, label: String, replay: PathBuf, pace: Option<Duration>) -> LiveMatch {
         LiveMatch {
             id,
             label,
             replay,
             active: AtomicBool::new(false),
+            pace,
             state: Mutex::new(FeedState {
                 sender: Some(broadcast::channel(LAG_LINES).0),
                 joins: Vec::new(),
@@ -66,6 +70,11 @@ impl LiveMatch {
     fn lock(&self) -> MutexGuard<'_, FeedState> {
         // A viewer task that panicked cannot leave the state half-changed: keep serving.
         self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The least time the referee leaves between two events (`--pace`), if any.
+    pub fn pace(&self) -> Option<Duration> {
+        self.pace
     }
 
     /// Whether the referee must call [`LiveMatch::publish`] for its next line: one atomic load.
@@ -159,6 +168,8 @@ impl std::fmt::Debug for LiveMatch {
 /// Every match being watched in this run (one for `arena match`, the matches in play and the
 /// last few finished for a tournament).
 pub struct LiveHub {
+    /// `--pace`, for every match opened here.
+    pace: Option<Duration>,
     state: Mutex<HubState>,
 }
 
@@ -185,7 +196,13 @@ pub struct MatchEntry {
 
 impl LiveHub {
     pub fn new() -> Arc<LiveHub> {
+        LiveHub::paced(None)
+    }
+
+    /// A hub whose matches leave at least `pace` between two events (`None`, zero: full speed).
+    pub fn paced(pace: Option<Duration>) -> Arc<LiveHub> {
         Arc::new(LiveHub {
+            pace: pace.filter(|p| !p.is_zero()),
             state: Mutex::new(HubState::default()),
         })
     }
@@ -199,7 +216,12 @@ impl LiveHub {
         let mut state = self.lock();
         let id = state.next_id;
         state.next_id += 1;
-        let feed = Arc::new(LiveMatch::new(id, label.into(), replay.to_path_buf()));
+        let feed = Arc::new(LiveMatch::new(
+            id,
+            label.into(),
+            replay.to_path_buf(),
+            self.pace,
+        ));
         state.matches.insert(id, feed.clone());
         feed
     }

@@ -193,7 +193,8 @@ async fn events(State(state): State<AppState>, Query(access): Query<Access>) -> 
         }
     };
     let counted = Counted::new(&state.streams);
-    let events = stream(&feed, so_far, joined.live).map(move |event| {
+    let finished = joined.replay_bytes.is_none();
+    let events = stream(&feed, so_far, finished, joined.live).map(move |event| {
         let _ = &counted;
         event
     });
@@ -285,18 +286,22 @@ fn annotated(settings: Option<&protocol::Settings>, line: String) -> String {
 
 /// (An event's data is never empty: browsers drop events without data.)
 ///
-/// `reset` (the match's id and label, and how many early hands a long match leaves out),
-/// every line so far, the live lines, then `end` once the match is over. A viewer that falls
+/// `reset` (the match's id and label, whether it was over when the viewer joined, and how
+/// many early hands a long match leaves out), every line so far, the live lines, then `end`
+/// once the match is over. A viewer that falls
 /// too far behind gets `lagged` and the stream closes: the browser's EventSource reconnects
 /// and starts again from `reset`.
 fn stream(
     feed: &LiveMatch,
     so_far: SoFar,
+    finished: bool,
     live: broadcast::Receiver<Arc<str>>,
 ) -> impl Stream<Item = Result<Event, Infallible>> + use<> {
     let reset = serde_json::json!({
         "id": feed.id,
         "label": feed.label,
+        // The viewer opens a match already over at its first hand, not at its end.
+        "finished": finished,
         "dropped_hands": so_far.dropped_hands,
     })
     .to_string();
