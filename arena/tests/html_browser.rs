@@ -407,8 +407,9 @@ fn sprt_report_in_a_real_browser() {
     );
 }
 
-/// `arena match --watch`: the live page in Chromium while the match is played (a paced bot
-/// makes it last some seconds), until it ends.
+/// `arena match --watch --pace 100 --keep-serving`: the live page in Chromium while the
+/// match is played (paced, it lasts some seconds and each hand reaches the page a step at a
+/// time), until it ends; then a page opened on the finished match, still served until Ctrl-C.
 #[test]
 fn the_live_view_in_a_real_browser() {
     use std::io::{BufRead, BufReader, Read};
@@ -421,19 +422,22 @@ fn the_live_view_in_a_real_browser() {
         root().join("arena/tests/bots/paced.py").display()
     );
     let seed = u64::MAX.to_string();
-    let mut arena = Command::new(common::arena())
-        .args([
-            "match", "--game", "classic", "--hands", "600", "--seed", &seed,
-        ])
-        .args(["--bot", &sample_bot("random-bot"), "--bot", &paced])
-        .args(["--sandbox", "none", "--replay"])
-        .arg(&replay)
-        .args(["--watch", "127.0.0.1:0"])
-        .current_dir(root())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut arena = KilledOnDrop(
+        Command::new(common::arena())
+            .args([
+                "match", "--game", "classic", "--hands", "40", "--seed", &seed,
+            ])
+            .args(["--bot", &sample_bot("random-bot"), "--bot", &paced])
+            .args(["--sandbox", "none", "--replay"])
+            .arg(&replay)
+            .args(["--watch", "127.0.0.1:0", "--pace", "100", "--keep-serving"])
+            .current_dir(root())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let arena = &mut arena.0;
     let mut err = BufReader::new(arena.stderr.take().unwrap());
     let mut line = String::new();
     let url = loop {
@@ -450,7 +454,25 @@ fn the_live_view_in_a_real_browser() {
     });
     let args = [Path::new(&url), replay.as_path(), Path::new(&seed)];
     node("check_live.js", &args);
+    // Still serving after the end (the check opened a page then): Ctrl-C stops it, a success.
+    assert!(
+        arena.try_wait().unwrap().is_none(),
+        "the arena keeps serving"
+    );
+    let pid = rustix::process::Pid::from_raw(arena.id() as i32).unwrap();
+    rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
     let status = arena.wait().unwrap();
     let rest = drain.join().unwrap();
     assert!(status.success(), "{status:?}: {rest}");
+}
+
+/// A child process killed (and reaped) when a failed assertion unwinds past it: an arena
+/// that keeps serving would otherwise run on after the test.
+struct KilledOnDrop(std::process::Child);
+
+impl Drop for KilledOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
