@@ -366,15 +366,21 @@ fn a_paced_match_keeps_its_events_apart_without_running_the_bots_clocks() {
 
 #[test]
 fn pace_and_keep_serving_need_watch() {
-    for flag in [&["--pace", "100"][..], &["--keep-serving"][..]] {
-        let output = Command::new(arena())
-            .args(["match", "--game", "classic", "--bot", "x"])
-            .args(flag)
-            .output()
-            .unwrap();
-        assert_eq!(output.status.code(), Some(2), "{flag:?}: {output:?}");
-        let text = String::from_utf8_lossy(&output.stderr);
-        assert!(text.contains("--watch"), "{flag:?}: {text}");
+    let commands = [
+        &["match", "--game", "classic", "--bot", "x"][..],
+        &["tournament", "t.toml"][..],
+    ];
+    for command in commands {
+        for flag in [&["--pace", "100"][..], &["--keep-serving"][..]] {
+            let output = Command::new(arena())
+                .args(command)
+                .args(flag)
+                .output()
+                .unwrap();
+            assert_eq!(output.status.code(), Some(2), "{flag:?}: {output:?}");
+            let text = String::from_utf8_lossy(&output.stderr);
+            assert!(text.contains("--watch"), "{command:?} {flag:?}: {text}");
+        }
     }
     let output = Command::new(arena())
         .args(["match", "--game", "classic", "--bot", "x", "--watch"])
