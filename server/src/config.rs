@@ -18,6 +18,8 @@ use protocol::{Settings, TimeLimits, Variant};
 use serde::Deserialize;
 use toml::Spanned;
 
+use crate::ladder::provisional::ProvisionalRule;
+
 /// A language a contest accepts bots in (the starter kits' toolchains).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Language {
@@ -115,6 +117,8 @@ pub struct LadderPolicy {
     /// A ladder replay keeps each decision's stderr lines up to this many bytes per seat
     /// (shown only to that bot's owner); 0 keeps none (fault tails are kept either way).
     pub replay_stderr_bytes: u64,
+    /// Which ratings the leaderboard ranks: the others are listed after them, unranked.
+    pub provisional: ProvisionalRule,
 }
 
 /// The organizer's final round robin (`[final]`): every bot's ready version plays every
@@ -225,6 +229,8 @@ struct RawLadder {
     workers: Option<Spanned<u64>>,
     public_replays: Option<bool>,
     replay_stderr_kb: Option<Spanned<u64>>,
+    provisional_games: Option<Spanned<u64>>,
+    provisional_interval: Option<Spanned<u64>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -442,6 +448,22 @@ impl Contest {
                 64,
                 0..=10_240,
             )? << 10,
+            provisional: ProvisionalRule {
+                min_games: bounded(
+                    &l.provisional_games,
+                    "ladder.provisional_games",
+                    ProvisionalRule::DEFAULT.min_games,
+                    0..=100_000,
+                )?,
+                // A new version's interval is ± 700: a limit of 700 or more turns this half
+                // of the rule off.
+                max_interval: bounded(
+                    &l.provisional_interval,
+                    "ladder.provisional_interval",
+                    ProvisionalRule::DEFAULT.max_interval,
+                    1..=10_000,
+                )?,
+            },
         };
         // A lease shorter than a match's startups would expire during every match and the
         // match would be played again and again.
@@ -721,6 +743,28 @@ mod tests {
         assert_eq!(e.line, Some(5));
         let e = parse("game = \"classic\"\n[ladder]\nmax_attempts = 0\n").unwrap_err();
         assert_eq!(e.field.as_deref(), Some("ladder.max_attempts"));
+    }
+
+    #[test]
+    fn provisional_ratings_have_a_default_rule_the_file_can_change() {
+        let c = parse("game = \"classic\"\n").unwrap();
+        assert_eq!(c.ladder.provisional, ProvisionalRule::DEFAULT);
+        let c = parse(
+            "game = \"classic\"\n[ladder]\nprovisional_games = 3\nprovisional_interval = 450\n",
+        )
+        .unwrap();
+        assert_eq!(
+            c.ladder.provisional,
+            ProvisionalRule {
+                min_games: 3,
+                max_interval: 450
+            }
+        );
+        let e = parse("game = \"classic\"\n[ladder]\n\nprovisional_interval = 0\n").unwrap_err();
+        assert_eq!(
+            (e.line, e.field.as_deref()),
+            (Some(4), Some("ladder.provisional_interval"))
+        );
     }
 
     #[test]

@@ -1,12 +1,13 @@
 //! The contest's logic apart from HTTP and SQL: bot versions, uploads and their unpacking,
-//! their builds and checks, the match scheduler, the workers that play matches, ratings, the
-//! final round robin.
+//! their builds and checks, the match scheduler, the workers that play matches, ratings and when they are
+//! provisional, the final round robin.
 
 pub mod artifact;
 pub mod build;
 pub mod cache;
 pub mod final_round;
 pub mod pool;
+pub mod provisional;
 pub mod rating;
 pub mod schedule;
 pub mod submissions;

@@ -73,6 +73,7 @@ impl AppState {
         upload_limiter: RateLimiter,
     ) -> Shared {
         let final_round = Arc::new(FinalRound::new(db.clone(), contest.clone()));
+        let board = board::BoardCache::new(board::MAX_AGE, contest.ladder.provisional);
         Arc::new(AppState {
             contest,
             db,
@@ -80,7 +81,7 @@ impl AppState {
             login_limiter,
             upload_limiter,
             final_round,
-            board: board::BoardCache::new(board::MAX_AGE),
+            board,
         })
     }
 }

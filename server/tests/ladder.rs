@@ -67,7 +67,14 @@ on_both!(
         let json: serde_json::Value = serde_json::from_str(&json).unwrap();
         let rows = json["leaderboard"].as_array().unwrap();
         assert_eq!(rows.len(), 3, "{json}");
-        assert_eq!(rows[0]["rank"], 1);
+        // Two rated pairs each: every rating is provisional under the default rule, so no
+        // bot is ranked (the first one is not "#1" after two games).
+        assert!(
+            rows.iter()
+                .all(|r| r["rank"].is_null() && r["provisional"] == true),
+            "{json}"
+        );
+        assert_eq!(json["provisional_rule"]["min_games"], 10, "{json}");
         assert_eq!(rows[0]["bot"], board[0].bot.as_str());
         assert!(rows[0]["rating"].as_f64().unwrap() >= rows[2]["rating"].as_f64().unwrap());
         assert!(
@@ -85,9 +92,15 @@ on_both!(
             "bob",
             "carol",
             "Rating ± 2σ",
+            "Provisional: fewer than 10 rated games or an interval wider than ± 300.",
         ] {
             assert!(page.contains(name), "{name}: {page}");
         }
+        assert_eq!(page.matches(">provisional</span>").count(), 3, "{page}");
+        assert_eq!(
+            page.matches("<tr class=\"provisional\"><td>–</td>").count(),
+            3
+        );
         // A bot's page: its matches (two pairs: four), each with its replay.
         let (status, bot_page) = l.get("/leaderboard/caller").await;
         assert_eq!(status, 200, "{bot_page}");

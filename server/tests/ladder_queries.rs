@@ -197,8 +197,10 @@ on_both!(
         use std::time::Duration;
         let db = &t.db;
         ready_bot(db, "alpha").await;
-        let kept = BoardCache::new(Duration::from_secs(3600));
-        let fresh = BoardCache::new(Duration::ZERO);
+        // The default rule: bots that have not played are provisional, so unranked.
+        let rule = server::ladder::provisional::ProvisionalRule::DEFAULT;
+        let kept = BoardCache::new(Duration::from_secs(3600), rule);
+        let fresh = BoardCache::new(Duration::ZERO, rule);
         let first = kept.get(db).await.unwrap();
         assert!(first.table.contains("alpha"), "{}", first.table);
         assert!(fresh.get(db).await.unwrap().table.contains("alpha"));
@@ -212,6 +214,7 @@ on_both!(
         assert!(now.table.contains("beta"), "{}", now.table);
         let json: serde_json::Value = serde_json::from_slice(&now.json).unwrap();
         assert_eq!(json["leaderboard"].as_array().unwrap().len(), 2, "{json}");
-        assert_eq!(json["leaderboard"][0]["rank"], 1);
+        assert_eq!(json["leaderboard"][0]["rank"], serde_json::Value::Null);
+        assert_eq!(json["leaderboard"][0]["provisional"], true);
     }
 );

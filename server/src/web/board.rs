@@ -13,6 +13,7 @@ use serde::Serialize;
 use tokio::sync::Mutex;
 
 use super::html::{self, esc};
+use crate::ladder::provisional::ProvisionalRule;
 use crate::storage::{Db, Standing, StorageError};
 
 /// How old a board may be when served.
@@ -20,7 +21,8 @@ pub const MAX_AGE: Duration = Duration::from_secs(1);
 
 #[derive(Serialize)]
 struct Row {
-    rank: usize,
+    /// From 1, settled ratings only; `None` for a provisional one (listed after them).
+    rank: Option<usize>,
     bot: String,
     owner: String,
     version: i64,
@@ -31,25 +33,36 @@ struct Row {
     high: f64,
     /// Rated duplicate pairs.
     games: i64,
+    /// Too few games or too wide an interval to rank (the contest's rule).
+    provisional: bool,
     last_played_at_ms: Option<i64>,
 }
 
-fn rows(standings: &[Standing]) -> Vec<Row> {
-    standings
+/// The rows in the board's order: settled ratings ranked first, best first (as stored),
+/// then the provisional ones, unranked, in the same order among themselves.
+fn rows(standings: &[Standing], rule: ProvisionalRule) -> Vec<Row> {
+    let (settled, provisional): (Vec<&Standing>, Vec<&Standing>) = standings
         .iter()
+        .partition(|s| !rule.is_provisional(s.games, s.deviation));
+    let row = |s: &Standing, rank: Option<usize>| Row {
+        rank,
+        bot: s.bot.clone(),
+        owner: s.owner.clone(),
+        version: s.version,
+        rating: round1(s.rating),
+        deviation: round1(s.deviation),
+        low: round1(s.rating - 2.0 * s.deviation),
+        high: round1(s.rating + 2.0 * s.deviation),
+        games: s.games,
+        provisional: rank.is_none(),
+        last_played_at_ms: s.last_played_at,
+    };
+    let ranked = settled
+        .into_iter()
         .enumerate()
-        .map(|(i, s)| Row {
-            rank: i + 1,
-            bot: s.bot.clone(),
-            owner: s.owner.clone(),
-            version: s.version,
-            rating: round1(s.rating),
-            deviation: round1(s.deviation),
-            low: round1(s.rating - 2.0 * s.deviation),
-            high: round1(s.rating + 2.0 * s.deviation),
-            games: s.games,
-            last_played_at_ms: s.last_played_at,
-        })
+        .map(|(i, s)| row(s, Some(i + 1)));
+    ranked
+        .chain(provisional.into_iter().map(|s| row(s, None)))
         .collect()
 }
 
@@ -67,10 +80,16 @@ pub struct Board {
 }
 
 impl Board {
-    pub fn new(standings: &[Standing]) -> Board {
-        let rows = rows(standings);
-        let json = serde_json::to_vec(&serde_json::json!({ "leaderboard": rows }))
-            .unwrap_or_else(|_| b"{\"leaderboard\":[]}".to_vec());
+    pub fn new(standings: &[Standing], rule: ProvisionalRule) -> Board {
+        let rows = rows(standings, rule);
+        let json = serde_json::to_vec(&serde_json::json!({
+            "leaderboard": rows,
+            "provisional_rule": {
+                "min_games": rule.min_games,
+                "max_interval": rule.max_interval,
+            },
+        }))
+        .unwrap_or_else(|_| b"{\"leaderboard\":[]}".to_vec());
         Board {
             table: table(&rows),
             json: Bytes::from(json),
@@ -88,11 +107,18 @@ fn table(rows: &[Row]) -> String {
          <th>Rating ± 2σ</th><th>Games</th><th>Last played</th></tr>",
     );
     for r in rows {
+        let (class, rank, tag) = match r.rank {
+            Some(rank) => ("", rank.to_string(), ""),
+            None => (
+                " class=\"provisional\"",
+                "–".to_string(),
+                " <span class=\"tag-provisional\">provisional</span>",
+            ),
+        };
         t.push_str(&format!(
-            "<tr><td>{}</td><td><a href=\"/leaderboard/{}\">{}</a> \
+            "<tr{class}><td>{rank}</td><td><a href=\"/leaderboard/{}\">{}</a> \
              <span class=\"muted\">v{}</span></td><td>{}</td>\
-             <td>{:.0} ± {:.0}</td><td>{}</td><td>{}</td></tr>",
-            r.rank,
+             <td>{:.0} ± {:.0}{tag}</td><td>{}</td><td>{}</td></tr>",
             esc(&r.bot),
             esc(&r.bot),
             r.version,
@@ -113,13 +139,16 @@ fn table(rows: &[Row]) -> String {
 #[derive(Debug)]
 pub struct BoardCache {
     max_age: Duration,
+    rule: ProvisionalRule,
     slot: Mutex<Option<(Instant, Arc<Board>)>>,
 }
 
 impl BoardCache {
-    pub fn new(max_age: Duration) -> BoardCache {
+    /// Boards of the contest's `rule` for provisional ratings, each kept for `max_age`.
+    pub fn new(max_age: Duration, rule: ProvisionalRule) -> BoardCache {
         BoardCache {
             max_age,
+            rule,
             slot: Mutex::new(None),
         }
     }
@@ -134,8 +163,95 @@ impl BoardCache {
         {
             return Ok(board.clone());
         }
-        let board = Arc::new(Board::new(&db.leaderboard().await?));
+        let board = Arc::new(Board::new(&db.leaderboard().await?, self.rule));
         *slot = Some((Instant::now(), board.clone()));
         Ok(board)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn standing(bot: &str, rating: f64, deviation: f64, games: i64) -> Standing {
+        Standing {
+            bot: bot.into(),
+            owner: format!("{bot}-owner"),
+            version: 1,
+            rating,
+            deviation,
+            games,
+            last_played_at: Some(0),
+        }
+    }
+
+    #[test]
+    fn provisional_ratings_are_listed_after_the_ranked_ones_without_a_rank() {
+        // As the database orders them: best rating first.
+        let standings = [
+            standing("lucky", 1880.0, 290.5, 1),
+            standing("steady", 1700.0, 120.0, 30),
+            standing("fresh", 1500.0, 350.0, 0),
+            standing("solid", 1450.0, 100.0, 40),
+        ];
+        let board = Board::new(&standings, ProvisionalRule::DEFAULT);
+        let json: serde_json::Value = serde_json::from_slice(&board.json).unwrap();
+        let rows = json["leaderboard"].as_array().unwrap();
+        let summary: Vec<(String, serde_json::Value, bool)> = rows
+            .iter()
+            .map(|r| {
+                (
+                    r["bot"].as_str().unwrap().to_string(),
+                    r["rank"].clone(),
+                    r["provisional"].as_bool().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                ("steady".to_string(), serde_json::json!(1), false),
+                ("solid".to_string(), serde_json::json!(2), false),
+                ("lucky".to_string(), serde_json::Value::Null, true),
+                ("fresh".to_string(), serde_json::Value::Null, true),
+            ]
+        );
+        assert_eq!(
+            json["provisional_rule"],
+            serde_json::json!({"min_games": 10, "max_interval": 300})
+        );
+        // The page: ranks for the settled, a dash and a tag for the provisional, same order.
+        let t = &board.table;
+        let order: Vec<usize> = ["steady", "solid", "lucky", "fresh"]
+            .iter()
+            .map(|b| t.find(&format!(">{b}</a>")).unwrap())
+            .collect();
+        assert!(order.windows(2).all(|w| w[0] < w[1]), "{t}");
+        assert!(
+            t.contains("<tr><td>1</td><td><a href=\"/leaderboard/steady\">"),
+            "{t}"
+        );
+        assert!(
+            t.contains("<tr class=\"provisional\"><td>–</td><td><a href=\"/leaderboard/lucky\">"),
+            "{t}"
+        );
+        assert!(
+            t.contains("1880 ± 581 <span class=\"tag-provisional\">provisional</span>"),
+            "{t}"
+        );
+        assert_eq!(t.matches(">provisional</span>").count(), 2, "{t}");
+    }
+
+    #[test]
+    fn a_looser_rule_ranks_more() {
+        let standings = [standing("lucky", 1880.0, 290.5, 1)];
+        let rule = ProvisionalRule {
+            min_games: 1,
+            max_interval: 700,
+        };
+        let json: serde_json::Value =
+            serde_json::from_slice(&Board::new(&standings, rule).json).unwrap();
+        assert_eq!(json["leaderboard"][0]["rank"], 1);
+        assert_eq!(json["leaderboard"][0]["provisional"], false);
     }
 }

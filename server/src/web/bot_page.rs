@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use super::html::{self, esc};
 use super::{Shared, WebError, auth};
+use crate::ladder::provisional::ProvisionalRule;
 use crate::storage::{Bot, BotRecord, PairResults, PlayedMatch};
 
 /// How many matches a bot's page lists.
@@ -32,6 +33,9 @@ struct VersionJson {
     low: Option<f64>,
     high: Option<f64>,
     games: i64,
+    /// Too few games or too wide an interval to rank (the contest's rule); true until the
+    /// first rated pair.
+    provisional: bool,
     pairs_won: i64,
     pairs_drawn: i64,
     pairs_lost: i64,
@@ -74,7 +78,7 @@ fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
 }
 
-fn versions_json(record: &BotRecord) -> Vec<VersionJson> {
+fn versions_json(record: &BotRecord, rule: ProvisionalRule) -> Vec<VersionJson> {
     record
         .versions
         .iter()
@@ -89,6 +93,7 @@ fn versions_json(record: &BotRecord) -> Vec<VersionJson> {
                 low: r.map(|(r, d, _)| round1(r - 2.0 * d)),
                 high: r.map(|(r, d, _)| round1(r + 2.0 * d)),
                 games: r.map_or(0, |(_, _, g)| g),
+                provisional: r.is_none_or(|(_, d, g)| rule.is_provisional(g, d)),
                 pairs_won: v.results.won,
                 pairs_drawn: v.results.drawn,
                 pairs_lost: v.results.lost,
@@ -159,7 +164,7 @@ pub async fn api(
     Ok(Json(serde_json::json!({
         "bot": bot.name,
         "owner": owner,
-        "versions": versions_json(&record),
+        "versions": versions_json(&record, state.contest.ladder.provisional),
         "crosstable_scope": CROSSTABLE_SCOPE,
         "crosstable": crosstable_json(&record),
         "recent_matches": recent,
@@ -178,7 +183,7 @@ fn per_hand(r: &PairResults) -> String {
         .unwrap_or_else(|| "—".to_string())
 }
 
-fn versions_table(record: &BotRecord) -> String {
+fn versions_table(record: &BotRecord, rule: ProvisionalRule) -> String {
     // Failed versions are listed (as "failed", nothing more): hiding them would leave gaps
     // in the version numbers a visitor cannot explain, and their logs stay on the owner's
     // own pages.
@@ -189,7 +194,14 @@ fn versions_table(record: &BotRecord) -> String {
     );
     for v in &record.versions {
         let (rating, games) = match v.rating {
-            Some((r, d, g)) => (format!("{r:.0} ± {:.0}", 2.0 * d), g.to_string()),
+            Some((r, d, g)) => {
+                let tag = if rule.is_provisional(g, d) {
+                    " <span class=\"tag-provisional\">provisional</span>"
+                } else {
+                    ""
+                };
+                (format!("{r:.0} ± {:.0}{tag}", 2.0 * d), g.to_string())
+            }
             None => ("not rated yet".to_string(), "0".to_string()),
         };
         t.push_str(&format!(
@@ -283,7 +295,8 @@ pub async fn page(
          version, failed did not build or pass the checks, uploaded and building wait for \
          the builder.</li>\
          <li>Rating ± 2σ: the version's Glicko-2 rating and about a 95% interval (each \
-         version starts afresh).</li>\
+         version starts afresh); provisional while it has {rule}, and then not ranked \
+         on the leaderboard.</li>\
          <li>Games: the version's rated pairs.</li>\
          <li>Pairs W–D–L: its pairs won, drawn and lost.</li>\
          <li>Chips / hand: its net chips over those pairs' matches divided by their \
@@ -303,7 +316,8 @@ pub async fn page(
          <li>Chips: this bot's net chips / the opponent's.</li>\
          <li>The last column opens the match in the replay viewer.</li></ul></section>",
         owner = esc(&owner),
-        versions = versions_table(&record),
+        rule = esc(&state.contest.ladder.provisional.describe()),
+        versions = versions_table(&record, state.contest.ladder.provisional),
         scope = esc(CROSSTABLE_SCOPE),
         cross = crosstable(&record),
         recent = recent_table(&played),
@@ -319,6 +333,45 @@ pub async fn page(
 mod tests {
     use super::*;
     use crate::storage::{CrossRecord, VersionRecord};
+
+    #[test]
+    fn young_ratings_are_marked_provisional() {
+        let version = |number, rating| VersionRecord {
+            id: number,
+            number,
+            uploaded_at: 0,
+            state: "ready".into(),
+            rating,
+            results: PairResults::default(),
+        };
+        let record = BotRecord {
+            versions: vec![
+                version(2, Some((1880.0, 290.5, 1))),
+                version(1, Some((1600.0, 100.0, 20))),
+            ],
+            crosstable: vec![],
+        };
+        let table = versions_table(&record, ProvisionalRule::DEFAULT);
+        let row = |n: i64| {
+            table
+                .split(&format!("<tr><td>v{n}</td>"))
+                .nth(1)
+                .and_then(|rest| rest.split("</tr>").next())
+                .unwrap()
+                .to_string()
+        };
+        assert!(
+            row(2)
+                .contains("<td>1880 ± 581 <span class=\"tag-provisional\">provisional</span></td>"),
+            "{table}"
+        );
+        assert!(row(1).contains("<td>1600 ± 200</td>"), "{table}");
+        let json = versions_json(&record, ProvisionalRule::DEFAULT);
+        assert_eq!(
+            json.iter().map(|v| v.provisional).collect::<Vec<_>>(),
+            [true, false]
+        );
+    }
 
     #[test]
     fn tables_escape_names_and_say_what_is_not_rated() {
@@ -343,13 +396,16 @@ mod tests {
                 },
             }],
         };
-        let versions = versions_table(&record);
+        let versions = versions_table(&record, ProvisionalRule::DEFAULT);
         assert!(
             versions.contains("<td>not rated yet</td><td>0</td><td>0–0–0</td><td>—</td>"),
             "{versions}"
         );
+        let json = versions_json(&record, ProvisionalRule::DEFAULT);
+        assert!(json[0].provisional, "not rated yet: provisional");
         let cross = crosstable(&record);
         assert!(!cross.contains("<script>"), "{cross}");
+        assert!(!versions.contains("provisional"), "{versions}");
         assert!(
             cross.contains(
                 "<a href=\"/leaderboard/&lt;script&gt;x\">&lt;script&gt;x</a></td><td>2</td>\

@@ -8,8 +8,9 @@
 // (seat names, net chips, faults) and the text the leaky bot writes to its stderr ("secret").
 //
 // * `/`, `/login` and `/register` render with their stylesheets, and their links lead there;
-// * `/leaderboard` shows every bot of `/api/leaderboard`, in its order, with its rank, owner,
-//   version, rating and ± 2 deviations, rated pairs and a last-played time;
+// * `/leaderboard` shows every bot of `/api/leaderboard`, in its order, with its rank (or,
+//   provisional, a dash and a tag), owner, version, rating and ± 2 deviations, rated pairs
+//   and a last-played time;
 // * a bot's link leads to its page, which lists every match it played with the stored seat,
 //   opponent and chips, and a replay link for each; its versions and crosstable show what
 //   `/api/leaderboard/BOT` says, and an opponent's link leads to that opponent's page;
@@ -102,8 +103,16 @@ async function checkLeaderboard(page) {
   const api = await (await fetch(base + '/api/leaderboard')).json();
   const board = api.leaderboard;
   assert.deepEqual(board.map((r) => r.bot).sort(), expected.bots.slice().sort(), 'the API lists every bot');
+  // Ranked (settled) ratings first, from 1, then the provisional ones without a rank; each
+  // group best rating first.
+  const ranked = board.filter((r) => !r.provisional);
+  assert.deepEqual(board.slice(0, ranked.length), ranked, 'the ranked bots come first');
+  ranked.forEach((r, i) => assert.equal(r.rank, i + 1, r.bot + ': the API ranks in order'));
+  board.slice(ranked.length).forEach((r) => assert.equal(r.rank, null, r.bot + ': provisional, unranked'));
   for (let i = 1; i < board.length; i++) {
-    assert.ok(board[i - 1].rating >= board[i].rating, 'the API lists the best rating first');
+    if (board[i - 1].provisional === board[i].provisional) {
+      assert.ok(board[i - 1].rating >= board[i].rating, 'the API lists the best rating first');
+    }
   }
   assert.equal(new URL(page.url()).pathname, '/leaderboard');
   assert.equal(await heading(page), 'Leaderboard');
@@ -119,13 +128,13 @@ async function checkLeaderboard(page) {
     const want = board[i];
     const where = 'row ' + (i + 1) + ' (' + want.bot + ')';
     const [rank, bot, owner, rating, games, last] = row.cells;
-    assert.equal(rank, String(want.rank), where + ': rank');
-    assert.equal(want.rank, i + 1, where + ': the API ranks in order');
+    assert.equal(rank, want.provisional ? '–' : String(want.rank), where + ': rank');
     assert.equal(bot, want.bot + ' v' + want.version, where + ': bot and version');
     assert.equal(row.link, '/leaderboard/' + want.bot, where + ': link');
     assert.equal(owner, want.owner, where + ': owner');
-    const m = /^(-?\d+) ± (\d+)$/.exec(rating);
+    const m = /^(-?\d+) ± (\d+)( provisional)?$/.exec(rating);
     assert.ok(m, where + ': rating ± 2σ: ' + rating);
+    assert.equal(Boolean(m[3]), want.provisional, where + ': marked provisional as the API says');
     // Whole numbers on the page; the API's have one decimal.
     assert.ok(Math.abs(Number(m[1]) - want.rating) <= 0.5, where + ': rating ' + m[1] + ' vs ' + want.rating);
     assert.ok(Math.abs(Number(m[2]) - 2 * want.deviation) <= 0.5, where + ': 2σ ' + m[2] + ' vs 2 × ' + want.deviation);
@@ -211,7 +220,10 @@ async function checkRecord(page, bot) {
     assert.match(uploaded, /^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/, 'uploaded');
     assert.equal(state, v.state, 'v' + v.version + ': state');
     if (v.rating === null) assert.equal(rating, 'not rated yet');
-    else assert.match(rating, /^-?\d+ ± \d+$/, 'v' + v.version + ': rating');
+    else {
+      assert.match(rating, /^-?\d+ ± \d+( provisional)?$/, 'v' + v.version + ': rating');
+      assert.equal(rating.endsWith(' provisional'), v.provisional, 'v' + v.version + ': marked provisional as the API says');
+    }
     assert.equal(games, String(v.games), 'v' + v.version + ': games');
     assert.equal(wdl, v.pairs_won + '–' + v.pairs_drawn + '–' + v.pairs_lost, 'v' + v.version + ': W–D–L');
     // Two decimals on both sides; the page's from the exact ratio, the API's rounded.
