@@ -6,6 +6,7 @@ pub mod artifact;
 pub mod build;
 pub mod cache;
 pub mod final_round;
+pub mod log_paths;
 pub mod pool;
 pub mod provisional;
 pub mod rating;

@@ -71,7 +71,8 @@ impl Site {
     }
 }
 
-const CRASHING_BOT: &str = r#"import json, sys
+const CRASHING_BOT: &str = r#"import json, os, sys
+print("starting in", os.getcwd(), "as", sys.argv[0], file=sys.stderr, flush=True)
 for line in sys.stdin:
     message = json.loads(line)
     if message["type"] == "hello":
@@ -105,7 +106,7 @@ on_both!(
             .upload(
                 "crash",
                 "python",
-                "bot.py",
+                "crashy.py",
                 CRASHING_BOT.as_bytes().to_vec(),
             )
             .await;
@@ -159,6 +160,30 @@ on_both!(
             "{}",
             crashing.check_log
         );
+        // The owner's logs name the upload's files as uploaded, and none of the server's
+        // directories (the traceback's file, the bot's argv[0] and its working directory).
+        assert!(
+            crashing.check_log.contains("File \"crashy.py\", line 8"),
+            "{}",
+            crashing.check_log
+        );
+        assert!(
+            crashing.check_log.contains(" as crashy.py"),
+            "{}",
+            crashing.check_log
+        );
+        assert!(
+            crashing.check_log.contains("starting in <scratch>/"),
+            "{}",
+            crashing.check_log
+        );
+        let data = site.contest.data_dir.to_string_lossy().into_owned();
+        let tmp = site._dir.path().to_string_lossy().into_owned();
+        for log in [&crashing.check_log, &crashing.build_log, &broken.build_log] {
+            for leak in [data.as_str(), tmp.as_str(), "builds/", "/work/"] {
+                assert!(!log.contains(leak), "{leak} in {log}");
+            }
+        }
         // "Within a minute", on a loaded machine.
         assert!(
             started.elapsed() < Duration::from_secs(60),
@@ -357,6 +382,13 @@ async fn every_language_builds_in_the_sandbox() {
     let rust = site.get(&rust).await;
     assert_eq!(rust.state, VersionState::Failed, "{}", rust.build_log);
     assert!(rust.build_log.ends_with("built\n"), "{}", rust.build_log);
+    // The toolchain's real compiler runs, the log says `rustc` (no server path).
+    assert!(
+        rust.build_log.starts_with("$ rustc -O "),
+        "{}",
+        rust.build_log
+    );
+    assert!(!rust.build_log.contains(".rustup"), "{}", rust.build_log);
     assert!(rust.check_log.contains("FAIL"), "{}", rust.check_log);
     t.cleanup().await;
 }

@@ -1,7 +1,8 @@
 //! The builders: each claims an uploaded version (a lease in the database), compiles it in
 //! the arena's sandbox with the contest's `[build]` limits, runs `check-bot` on the result
 //! with the contest's game and time limits, and records the outcome: `ready` (the bot's
-//! previous ready version retires, in the same transaction) or `failed`, with both logs.
+//! previous ready version retires, in the same transaction) or `failed`, with both logs
+//! (their paths relative to the upload: [`LogPaths`]).
 //!
 //! Everything the upload's code does runs in sandboxed child processes (the arena's
 //! `run_to_completion` and check-bot's bot processes), never in the server's own process.
@@ -22,6 +23,7 @@ use arena::check_bot::{Outcome, render, run_all, scenarios};
 use tokio::sync::Notify;
 
 use super::artifact::{Artifact, PackError, pack};
+use super::log_paths::LogPaths;
 use super::toolchains::{self, DIR, Recipe};
 use super::versions::{BuildOutcome, VersionState};
 use crate::config::{Contest, Language};
@@ -142,6 +144,9 @@ impl Builder {
     async fn build(&self, version: &Version) -> BuildOutcome {
         let log_bytes = self.contest.build.log_bytes as usize;
         let work = self.work.join(version.id.to_string());
+        // The owner reads these logs: paths relative to the upload, none of the server's.
+        let paths = LogPaths::new(&self.build_dir(version.id), &work, &self.contest.data_dir)
+            .and(&self.rustc, "rustc");
         let result = self.build_in(version, &work).await;
         let _ = std::fs::remove_dir_all(&work);
         let (artifact, build_log, check_log) = match result {
@@ -154,8 +159,8 @@ impl Builder {
         };
         BuildOutcome {
             passed: artifact.is_some(),
-            build_log: bounded(&build_log, log_bytes),
-            check_log: bounded(&check_log, log_bytes),
+            build_log: bounded(&paths.apply(&build_log), log_bytes),
+            check_log: bounded(&paths.apply(&check_log), log_bytes),
             artifact,
         }
     }
