@@ -524,8 +524,34 @@ on_both!(bot_pages_show_history_and_crosstable_of_stored_pairs, |t| {
         assert!(recent.len() as i64 >= played, "{json}");
         assert_eq!(page.matches("/replay\"").count(), recent.len(), "{page}");
         for m in recent {
-            let url = format!("/matches/{}/replay", m["match_id"].as_str().unwrap());
+            let id = m["match_id"].as_str().unwrap();
+            let url = format!("/matches/{id}/replay");
             assert_eq!(m["replay"], url.as_str(), "{m}");
+            // The seat: from 0 in the JSON, as stored (and as the replay's JSON has it);
+            // from 1 on the page, as people count.
+            let stored: i64 = sqlx::query_scalar(
+                "SELECT s.seat FROM match_seats s JOIN bot_versions v ON v.id = s.version_id \
+                 JOIN bots b ON b.id = v.bot_id WHERE s.match_id = $1 AND b.name = $2",
+            )
+            .bind(id.parse::<i64>().unwrap())
+            .bind(bot)
+            .fetch_one(l.db.pool())
+            .await
+            .unwrap();
+            assert_eq!(m["seat"], stored, "{m}");
+            let row = page
+                .split(&format!("<a href=\"{url}\">"))
+                .next()
+                .and_then(|before| before.rsplit("<tr>").next())
+                .unwrap();
+            assert!(
+                row.contains(&format!(
+                    "<td>v{}</td><td>{}</td>",
+                    m["version"],
+                    stored + 1
+                )),
+                "{bot}: {row}"
+            );
         }
     }
     assert_eq!(l.get("/api/leaderboard/nobody").await.0, 404);

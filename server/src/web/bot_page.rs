@@ -62,7 +62,7 @@ struct MatchJson {
     match_id: String,
     finished_at_ms: i64,
     version: i64,
-    /// From 1, as on the page.
+    /// From 0, as in the replay's JSON and the protocol (the page shows it from 1).
     seat: i64,
     opponent: String,
     chips: i64,
@@ -154,7 +154,7 @@ pub async fn api(
             match_id: m.match_id.to_string(),
             finished_at_ms: m.finished_at,
             version: m.version,
-            seat: m.seat + 1,
+            seat: m.seat,
             opponent: m.opponent.clone(),
             chips: m.chips,
             opponent_chips: m.opponent_chips,
