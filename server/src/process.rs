@@ -30,13 +30,18 @@ pub fn prepare_for_bots() {
     arena::bot::spawn_guard();
 }
 
-/// Logs to stderr, `RUST_LOG` or `info` (both binaries).
+/// Logs to stderr, `RUST_LOG` or `info` (both binaries). Coloured only on a terminal: a
+/// server's log usually goes to a file or a supervisor's pipe, where escape codes are noise
+/// in every line (`NO_COLOR` turns colour off on a terminal too).
 pub fn init_tracing() {
+    use std::io::IsTerminal;
+    let colour = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
         )
+        .with_ansi(colour)
         .with_writer(std::io::stderr)
         .init();
 }

@@ -215,3 +215,72 @@ fn a_worker_that_drops_the_page_cache_plays_one_match_at_a_time() {
     );
     assert!(!dir.path().join("data").exists(), "refused before starting");
 }
+
+/// A log read by people from a file or a pipe: what the binary wrote to `log` until it said
+/// `ready` (and logged at least one line through `tracing`, which colours on a terminal),
+/// then it is killed.
+fn log_until(mut child: std::process::Child, log: &Path, ready: &str) -> String {
+    let started = std::time::Instant::now();
+    let text = loop {
+        let text = std::fs::read_to_string(log).unwrap_or_default();
+        if text.contains(ready) && text.contains("DEBUG") {
+            break text;
+        }
+        if started.elapsed() > Duration::from_secs(60) || child.try_wait().unwrap().is_some() {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("no {ready:?} and DEBUG line within a minute:\n{text}");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let _ = child.kill();
+    let _ = child.wait();
+    text
+}
+
+/// Both binaries' logs to a file carry no ANSI escape codes (colour is for terminals).
+#[test]
+fn logs_written_to_a_file_are_plain_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let contest = contest_file(dir.path());
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+
+    let log = dir.path().join("server.log");
+    let server = Command::new(env!("CARGO_BIN_EXE_arena-server"))
+        .arg(&contest)
+        .args(["--listen", "127.0.0.1:0"])
+        .env("RUST_LOG", "debug")
+        .env("TMPDIR", &tmp)
+        .env_remove("NO_COLOR")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let text = log_until(server, &log, "open http://");
+    assert!(
+        !text.contains('\u{1b}'),
+        "an escape code in the server's log:\n{text}"
+    );
+
+    let log = dir.path().join("worker.log");
+    let worker = Command::new(env!("CARGO_BIN_EXE_arena-worker"))
+        .arg("--data")
+        .arg(dir.path().join("worker"))
+        .env(
+            "ARENA_DB_URL",
+            format!("sqlite://{}", dir.path().join("data/contest.db").display()),
+        )
+        .env("RUST_LOG", "debug")
+        .env("TMPDIR", &tmp)
+        .env_remove("NO_COLOR")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let text = log_until(worker, &log, "job(s) for");
+    assert!(
+        !text.contains('\u{1b}'),
+        "an escape code in the worker's log:\n{text}"
+    );
+}
