@@ -1,6 +1,6 @@
-//! `arena-server CONTEST.toml [--db URL] [--listen ADDR]`: the contest ladder server. A
-//! separate binary so that the `arena` crate builds without sqlx; `arena serve` may hand over
-//! to it.
+//! `arena-server CONTEST.toml [--db URL] [--listen ADDR]`: the contest ladder server, which
+//! people start as `arena serve CONTEST.toml ...` (the arena execs this binary). A separate
+//! binary so that the `arena` crate builds without sqlx.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -9,7 +9,11 @@ use std::process::ExitCode;
 use clap::Parser;
 use server::serve::{ServeOptions, new_setup_link, serve};
 
-/// Serves a contest: accounts, bot uploads, (later) the ladder.
+/// Serves a contest: accounts, bot uploads, the ladder and the final round robin.
+///
+/// Start it as `arena serve CONTEST.toml [OPTIONS]` (which runs this program, installed next
+/// to `arena`), e.g. from the repository root:
+/// `./target/release/arena serve tournaments/contest.toml`.
 #[derive(Parser, Debug)]
 #[command(name = "arena-server", version)]
 struct Args {
