@@ -77,6 +77,15 @@ on_both!(a_bots_stderr_is_shown_to_its_owner_only, |t| {
     let mut stored = String::new();
     std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&gz[..]), &mut stored).unwrap();
     assert!(stored.contains(SECRET) && stored.contains("stderr_lines"));
+    // Its lines name the upload's file, as does the command in the header, not the worker's
+    // copy of the build.
+    assert!(stored.contains(" in bot.py\""), "{stored}");
+    assert!(
+        stored.contains(r#""command":["python3","bot.py"]"#),
+        "{stored}"
+    );
+    let data = l.contest.data_dir.to_string_lossy();
+    assert!(!stored.contains(data.as_ref()), "{data} in {stored}");
 
     let uri = format!("/matches/{id}/replay");
     let (alice, bob, carol, org) = (

@@ -45,13 +45,18 @@ impl BuildCache {
         })
     }
 
+    /// Where `version_id`'s build is unpacked (what its bot runs from).
+    pub fn dir_of(&self, version_id: i64) -> PathBuf {
+        self.dir.join(version_id.to_string())
+    }
+
     /// The command that starts `version_id` from this cache, fetching its build first if
     /// the cache has no current copy.
     pub async fn command(&self, db: &Db, version_id: i64) -> anyhow::Result<Vec<String>> {
         let info = db.artifact_info(version_id).await?.ok_or_else(|| {
             anyhow::anyhow!("version {version_id} has no stored build (it never passed its checks)")
         })?;
-        let dir = self.dir.join(version_id.to_string());
+        let dir = self.dir_of(version_id);
         let marker = self.dir.join(format!("{version_id}.sha256"));
         let _one_at_a_time = self.fetching.lock().await;
         let current = std::fs::read_to_string(&marker).is_ok_and(|d| d == info.sha256);

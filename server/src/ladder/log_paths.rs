@@ -1,15 +1,16 @@
-//! The build and check logs are what an owner reads about their upload, so they speak of
-//! the upload's files as the owner named them: a Python traceback says `File "bot.py"`, not
-//! `File "/srv/contest/data/builds/5097.../bot.py"`. The server's own paths (the build
-//! directory, the check's scratch directory, the data directory, the Rust toolchain's real
-//! path) tell the owner nothing and tell everyone how the server is laid out; they are
-//! rewritten before a log is stored.
+//! The build and check logs, and a bot's stderr in its ladder replays, are what an owner
+//! reads about their upload, so they speak of the upload's files as the owner named them: a
+//! Python traceback says `File "bot.py"`, not `File "/srv/contest/data/builds/5097.../bot.py"`.
+//! The server's own paths (the build directory or a worker's copy of it, the check's or the
+//! match's scratch directory, the data directory, the Rust toolchain's real path) tell the
+//! owner nothing and tell everyone how the server is laid out; they are rewritten before a
+//! log or a replay is stored.
 
 use std::path::Path;
 
-/// The rewrites of one build's logs, longest path first (the data directory holds the
-/// others, so it must come last).
-#[derive(Clone, Debug)]
+/// The rewrites of one build's logs or one match's replay, longest path first (the data
+/// directory holds the others, so it must come last).
+#[derive(Clone, Debug, Default)]
 pub struct LogPaths {
     rewrites: Vec<Rewrite>,
 }
@@ -28,24 +29,23 @@ impl LogPaths {
     /// `.`), the check's scratch `<scratch>` (each scenario runs the bot in a directory of
     /// its own there), anything else under the data directory `<data>`.
     pub fn new(build_dir: &Path, scratch: &Path, data_dir: &Path) -> LogPaths {
-        let mut paths = LogPaths {
-            rewrites: Vec::new(),
-        };
-        for (path, name) in [
-            (build_dir, "."),
-            (scratch, "<scratch>"),
-            (data_dir, "<data>"),
-        ] {
-            paths.add(path, name);
-            // The same directory reached through a symlink (e.g. a data directory under
-            // a linked /tmp): processes report the resolved path.
-            if let Ok(real) = std::fs::canonicalize(path)
-                && real != path
-            {
-                paths.add(&real, name);
-            }
+        LogPaths::default()
+            .dir(build_dir, ".")
+            .dir(scratch, "<scratch>")
+            .dir(data_dir, "<data>")
+    }
+
+    /// Also writes the directory `path` as `name` (`.` for an upload: `DIR/x` is `x`).
+    pub fn dir(mut self, path: &Path, name: &str) -> LogPaths {
+        self.add(path, name);
+        // The same directory reached through a symlink (e.g. a data directory under a
+        // linked /tmp): processes report the resolved path.
+        if let Ok(real) = std::fs::canonicalize(path)
+            && real != path
+        {
+            self.add(&real, name);
         }
-        paths
+        self
     }
 
     /// Also writes `path` as `name` (e.g. the toolchain's real `rustc` as `rustc`).

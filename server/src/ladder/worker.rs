@@ -23,6 +23,7 @@ use arena::referee::{MatchConfig, MatchResult, SeatConfig, run_match};
 use tokio_util::sync::CancellationToken;
 
 use super::cache::BuildCache;
+use super::log_paths::LogPaths;
 use super::schedule::pick_pair;
 use crate::config::Contest;
 use crate::storage::{Db, Finish, MatchClaim, NewPair, SeatOutcome, now_ms};
@@ -237,6 +238,8 @@ impl Worker {
         let logs = work.join("logs");
         std::fs::create_dir_all(&logs)?;
         let replay = work.join("replay.jsonl");
+        // The owner reads their bot's stderr in the replay: paths relative to its upload.
+        let mut paths = LogPaths::default();
         let mut seats = Vec::new();
         for (seat, &version_id) in claim.seats.iter().enumerate() {
             let version = self
@@ -250,6 +253,7 @@ impl Worker {
                 None => format!("version-{version_id}"),
             };
             let argv = self.cache.command(&self.db, version_id).await?;
+            paths = paths.dir(&self.cache.dir_of(version_id), ".");
             let spec = bot_command::spec(SpecInput {
                 name: &name,
                 argv,
@@ -282,18 +286,22 @@ impl Worker {
             decision_stderr: (self.contest.ladder.replay_stderr_bytes > 0)
                 .then_some(self.contest.ladder.replay_stderr_bytes as usize),
         };
+        let paths = paths
+            .dir(&work, "<scratch>")
+            .dir(&self.contest.data_dir, "<data>");
         let result = run_match(&config, cancel).await?;
-        let gz = tokio::task::spawn_blocking(move || gzip_file(&replay)).await??;
+        let gz = tokio::task::spawn_blocking(move || gzip_replay(&replay, &paths)).await??;
         Ok((result, gz))
     }
 }
 
-/// A file's bytes, gzip-compressed (a replay shrinks about thirteenfold: 115 KB to 8.6 KB
-/// for 100 hands).
-fn gzip_file(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
+/// A replay file with the server's paths rewritten, gzip-compressed (a replay shrinks about
+/// thirteenfold: 115 KB to 8.6 KB for 100 hands). The paths are rewritten in the JSON text:
+/// the rewrites are plain path text, which JSON strings hold as it is.
+fn gzip_replay(path: &std::path::Path, paths: &LogPaths) -> std::io::Result<Vec<u8>> {
     use std::io::Write;
-    let text = std::fs::read(path)?;
+    let text = paths.apply(&std::fs::read_to_string(path)?);
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    gz.write_all(&text)?;
+    gz.write_all(text.as_bytes())?;
     gz.finish()
 }

@@ -21,7 +21,13 @@ for line in sys.stdin:
         laddered = message["players"][message["seat"]].startswith("leaky-v")
         send({"type": "hello", "name": "leaky", "version": "1", "protocol": 1})
     elif kind == "request":
-        print(f"{SECRET}: thinking about request {message['id']}", file=sys.stderr, flush=True)
+        # Its own path too: the owner's replay must name it as uploaded, not as the worker
+        # stored it.
+        print(
+            f"{SECRET}: thinking about request {message['id']} in {sys.argv[0]}",
+            file=sys.stderr,
+            flush=True,
+        )
         if laddered and message["hand"] == 1:
             raise RuntimeError(f"{SECRET}: crash in hand {message['hand']}")
         legal = {entry["action"]: entry for entry in message["legal"]}
