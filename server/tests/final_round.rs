@@ -530,8 +530,11 @@ on_both!(
         let private = paths.tournament.join("replays/match-000000.jsonl");
         let text = std::fs::read_to_string(&private).unwrap();
         let mut lines: Vec<&str> = text.lines().collect();
-        let fault = r#"{"type":"fault","hand":0,"seat":1,"fault":"crashed","detail":"the bot exited","stderr":"Traceback: SECRET-PLAN"}"#;
-        lines.insert(lines.len() - 1, fault);
+        let data = s.contest.data_dir.to_string_lossy().into_owned();
+        let fault = format!(
+            r#"{{"type":"fault","hand":0,"seat":1,"fault":"crashed","detail":"the bot exited","stderr":"Traceback: SECRET-PLAN in {data}/builds/123/bot.py"}}"#
+        );
+        lines.insert(lines.len() - 1, &fault);
         std::fs::write(&private, lines.join("\n") + "\n").unwrap();
         server::ladder::final_round::publish(&paths).unwrap();
         let page = s.get("/final/index_replays/match-000000.html", None).await;
@@ -539,6 +542,12 @@ on_both!(
         assert!(published.contains("\"fault\":\"crashed\""), "{published}");
         assert!(!published.contains("SECRET-PLAN"), "{published}");
         assert_eq!(published.lines().count(), lines.len());
+        // Nor the server's paths: the bots' commands name their uploads' files.
+        assert!(!published.contains(&data), "{published}");
+        assert!(
+            published.contains(r#""command":["python3","bot.py"]"#),
+            "{published}"
+        );
         // The owner of that seat's bot sees its stderr on their own page of the final; the
         // other seat's owner sees the match without it; whoever did not play it gets 404.
         let owner_of = |bot: &str| match bot {
@@ -555,7 +564,8 @@ on_both!(
         let faulty = s.person(faulty).await;
         let own = s.get("/final-logs/0", Some(&faulty.cookie)).await;
         assert_eq!(own.status, 200, "{}", own.body);
-        assert!(own.body.contains("SECRET-PLAN"));
+        assert!(own.body.contains("SECRET-PLAN in bot.py"), "{}", own.body);
+        assert!(!own.body.contains(&data), "{}", own.body);
         assert_eq!(own.headers[header::CACHE_CONTROL], "private, no-store");
         let listed = s.get("/final-logs", Some(&faulty.cookie)).await;
         assert_eq!(listed.status, 200);

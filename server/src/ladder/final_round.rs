@@ -38,6 +38,7 @@ use arena::tournament::{RunOptions, Tournament};
 use tokio_util::sync::CancellationToken;
 
 use super::build::run_command;
+use super::log_paths::LogPaths;
 use crate::config::Contest;
 use crate::storage::{Db, FinalState, StorageError, now_ms};
 
@@ -406,6 +407,8 @@ pub fn publish(paths: &FinalPaths) -> anyhow::Result<()> {
     }
     std::fs::create_dir_all(public.join("replays"))
         .with_context(|| format!("cannot create {}", public.display()))?;
+    // The bots' commands name their uploads' files, not the server's build directories.
+    let server_paths = LogPaths::of_data_dir(paths.root.parent().unwrap_or(&paths.root));
     for name in ["plan.json", "results.jsonl"] {
         std::fs::copy(paths.tournament.join(name), public.join(name))
             .with_context(|| format!("cannot copy {name}"))?;
@@ -429,7 +432,8 @@ pub fn publish(paths: &FinalPaths) -> anyhow::Result<()> {
         if let Some(dir) = to.parent() {
             std::fs::create_dir_all(dir)?;
         }
-        std::fs::write(&to, text).with_context(|| format!("cannot write {}", to.display()))?;
+        std::fs::write(&to, server_paths.apply(&text))
+            .with_context(|| format!("cannot write {}", to.display()))?;
     }
     let summary = arena::html::write_report(
         &public,

@@ -22,6 +22,8 @@ struct Rewrite {
     /// A path without its trailing `/`: rewritten only where the name ends (`/b/5097` is not
     /// the start of `/b/50971`).
     whole_name: bool,
+    /// `from` is a directory of numbered ones (`builds/`): `from` + digits is an upload.
+    numbered: bool,
 }
 
 impl LogPaths {
@@ -46,6 +48,27 @@ impl LogPaths {
             self.add(&real, name);
         }
         self
+    }
+
+    /// The rewrites for what the final round robin shows, which plays every entrant from its
+    /// build directory: each `DATA/builds/ID` is its upload, the rest of the data directory
+    /// `<data>`.
+    pub fn of_data_dir(data_dir: &Path) -> LogPaths {
+        let mut paths = LogPaths::default();
+        let builds = data_dir.join("builds");
+        for dir in [Some(builds.clone()), std::fs::canonicalize(&builds).ok()]
+            .into_iter()
+            .flatten()
+        {
+            let from = format!("{}/", dir.to_string_lossy().trim_end_matches('/'));
+            paths.rewrites.push(Rewrite {
+                from,
+                to: String::new(),
+                whole_name: false,
+                numbered: true,
+            });
+        }
+        paths.dir(data_dir, "<data>")
     }
 
     /// Also writes `path` as `name` (e.g. the toolchain's real `rustc` as `rustc`).
@@ -76,6 +99,7 @@ impl LogPaths {
             from,
             to,
             whole_name,
+            numbered: false,
         });
         self.rewrites
             .sort_by(|a, b| b.from.len().cmp(&a.from.len()).then(a.from.cmp(&b.from)));
@@ -102,9 +126,21 @@ fn replace(text: &str, r: &Rewrite) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(at) = rest.find(r.from.as_str()) {
-        let after = &rest[at + r.from.len()..];
+        let mut after = &rest[at + r.from.len()..];
         out.push_str(&rest[..at]);
-        if r.whole_name && after.chars().next().is_some_and(continues_name) {
+        if r.numbered {
+            // `builds/ID/x` is `x`, `builds/ID` alone `.`; anything else stays.
+            let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+            let next = after[digits..].chars().next();
+            if digits == 0 || next.is_some_and(|c| c != '/' && continues_name(c)) {
+                out.push_str(&r.from);
+            } else if next == Some('/') {
+                after = &after[digits + 1..];
+            } else {
+                out.push('.');
+                after = &after[digits..];
+            }
+        } else if r.whole_name && after.chars().next().is_some_and(continues_name) {
             out.push_str(&r.from);
         } else {
             out.push_str(&r.to);
@@ -147,6 +183,18 @@ mod tests {
         assert_eq!(
             paths.apply("/srv/out/contest/builds/50971/x.py"),
             "<data>/builds/50971/x.py"
+        );
+    }
+
+    #[test]
+    fn every_build_of_the_data_directory_is_its_upload() {
+        let paths = LogPaths::of_data_dir(Path::new("/srv/data"));
+        assert_eq!(
+            paths.apply(
+                "python3 /srv/data/builds/5097/bot.py; cd /srv/data/builds/42; \
+                 /srv/data/builds/x1/y /srv/data/builds/ /srv/data/final/t"
+            ),
+            "python3 bot.py; cd .; <data>/builds/x1/y <data>/builds/ <data>/final/t"
         );
     }
 

@@ -15,6 +15,7 @@ use super::html::{self, esc};
 use super::replay::keep_stderr_of;
 use super::{Shared, WebError, auth};
 use crate::ladder::final_round::FinalPaths;
+use crate::ladder::log_paths::LogPaths;
 
 /// The final's finished matches, with for each the seats whose bots `user_id` owns (all of
 /// them for an admin); matches with none are left out.
@@ -124,8 +125,13 @@ pub async fn match_page(
         .tournament
         .join("replays")
         .join(format!("match-{index:06}.jsonl"));
+    let data_dir = state.contest.data_dir.clone();
     let page = tokio::task::spawn_blocking(move || -> anyhow::Result<String> {
-        let mut records = arena::replay::read(&file)?;
+        // The owner's stderr and the bots' commands name the uploads' files, not the
+        // server's build directories.
+        let text = std::fs::read_to_string(&file)?;
+        let text = LogPaths::of_data_dir(&data_dir).apply(&text);
+        let mut records = arena::replay::parse(&text, &file.to_string_lossy())?;
         keep_stderr_of(&mut records, |seat| seats.contains(&seat));
         arena::html::replay_page(
             &records,
