@@ -145,6 +145,23 @@ pub struct AccountPolicy {
     pub session_hours: u64,
 }
 
+/// How the site treats its connections: slow or idle clients are cut off, and no address
+/// (nor all of them together) may hold more than its share of the server's open files.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HttpPolicy {
+    /// A request's head (request line and headers) must arrive within this many seconds of
+    /// the connection opening or of the previous answer on it: this also closes idle
+    /// keep-alive connections.
+    pub header_seconds: u64,
+    /// A request's body must arrive whole within this many seconds of its head.
+    pub body_seconds: u64,
+    /// Connections open at once, from everyone (lowered at start to fit the process's limit
+    /// of open files).
+    pub max_connections: u64,
+    /// Connections open at once from one client address (an IPv6 client: its /64).
+    pub max_connections_per_address: u64,
+}
+
 /// A checked contest file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Contest {
@@ -163,6 +180,7 @@ pub struct Contest {
     pub ladder: LadderPolicy,
     pub final_round: FinalPolicy,
     pub accounts: AccountPolicy,
+    pub http: HttpPolicy,
     /// Uploads (and later replays) live here; the SQLite database too unless `--db` says
     /// otherwise.
     pub data_dir: PathBuf,
@@ -197,6 +215,8 @@ struct RawContest {
     accounts: RawAccounts,
     #[serde(default)]
     storage: RawStorage,
+    #[serde(default)]
+    http: RawHttp,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -250,6 +270,15 @@ struct RawAccounts {
     admins: Vec<Spanned<String>>,
     secure_cookies: Option<bool>,
     session_hours: Option<Spanned<u64>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawHttp {
+    header_seconds: Option<Spanned<u64>>,
+    body_seconds: Option<Spanned<u64>>,
+    max_connections: Option<Spanned<u64>>,
+    max_connections_per_address: Option<Spanned<u64>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -555,6 +584,34 @@ impl Contest {
             )?,
         };
 
+        let h = &raw.http;
+        let http = HttpPolicy {
+            header_seconds: bounded(&h.header_seconds, "http.header_seconds", 10, 1..=600)?,
+            body_seconds: bounded(&h.body_seconds, "http.body_seconds", 60, 1..=3600)?,
+            max_connections: bounded(
+                &h.max_connections,
+                "http.max_connections",
+                2048,
+                1..=1_000_000,
+            )?,
+            max_connections_per_address: bounded(
+                &h.max_connections_per_address,
+                "http.max_connections_per_address",
+                256,
+                1..=1_000_000,
+            )?,
+        };
+        if http.max_connections_per_address > http.max_connections {
+            return Err(err(
+                h.max_connections_per_address.as_ref().map(|s| s.span()),
+                "http.max_connections_per_address",
+                format!(
+                    "{} is above http.max_connections = {}",
+                    http.max_connections_per_address, http.max_connections
+                ),
+            ));
+        }
+
         let data_dir = PathBuf::from(
             raw.storage
                 .data_dir
@@ -586,6 +643,7 @@ impl Contest {
             ladder,
             final_round,
             accounts,
+            http,
             data_dir,
             drop_page_cache: false,
         })
@@ -642,6 +700,39 @@ mod tests {
             (e.line, e.field.as_deref()),
             (Some(3), Some("build.builders"))
         );
+    }
+
+    #[test]
+    fn http_limits_have_defaults_and_bounds() {
+        let c = parse("game = \"classic\"\n").unwrap();
+        assert_eq!(
+            c.http,
+            HttpPolicy {
+                header_seconds: 10,
+                body_seconds: 60,
+                max_connections: 2048,
+                max_connections_per_address: 256,
+            }
+        );
+        let c =
+            parse("game = \"classic\"\n[http]\nheader_seconds = 3\nbody_seconds = 4\n").unwrap();
+        assert_eq!((c.http.header_seconds, c.http.body_seconds), (3, 4));
+        let e = parse("game = \"classic\"\n[http]\nheader_seconds = 0\n").unwrap_err();
+        assert_eq!(
+            (e.line, e.field.as_deref()),
+            (Some(3), Some("http.header_seconds"))
+        );
+        // One address may not be allowed more than everyone together.
+        let e = parse(
+            "game = \"classic\"\n[http]\nmax_connections = 10\nmax_connections_per_address = 11\n",
+        )
+        .unwrap_err();
+        assert_eq!(
+            (e.line, e.field.as_deref()),
+            (Some(4), Some("http.max_connections_per_address"))
+        );
+        let e = parse("game = \"classic\"\n[http]\ntimeout = 1\n").unwrap_err();
+        assert!(e.message.contains("timeout"), "{}", e.message);
     }
 
     #[test]
