@@ -15,6 +15,7 @@ use crate::ladder::build::Builder;
 use crate::ladder::pool;
 use crate::ladder::submissions::Submissions;
 use crate::ladder::worker_thread::WorkerThread;
+use crate::listen;
 use crate::storage::{Db, now_ms, sqlite_url};
 use crate::web::{self, AppState, Shared};
 
@@ -118,6 +119,17 @@ pub(crate) fn redact(url: &str) -> String {
 /// Runs the server until SIGINT or SIGTERM.
 pub async fn serve(options: ServeOptions) -> anyhow::Result<()> {
     let contest = Contest::load(&options.contest)?;
+    // Before anything opens files: what systemd's default soft limit (1,024) allows would
+    // leave a few hundred connections for everyone.
+    let limits = listen::Limits::fitted(&contest.http, listen::open_files::raise_soft_limit());
+    if limits.max_connections as u64 != contest.http.max_connections {
+        tracing::warn!(
+            "the limit of open files allows {} connections at once, {} per address (http.max_connections is {}): raise the hard limit (LimitNOFILE= in a systemd unit) for more",
+            limits.max_connections,
+            limits.max_connections_per_address,
+            contest.http.max_connections
+        );
+    }
     let (state, notes) = prepare(contest, options.db.as_deref()).await?;
     for note in notes {
         eprintln!("{note}");
@@ -147,12 +159,15 @@ pub async fn serve(options: ServeOptions) -> anyhow::Result<()> {
     // A final that a stopped or killed server left running goes on from its results file.
     state.final_round.resume_if_running().await?;
     let app = web::router(state.clone());
-    axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown())
-    .await?;
+    let stop = CancellationToken::new();
+    tokio::spawn({
+        let stop = stop.clone();
+        async move {
+            shutdown().await;
+            stop.cancel();
+        }
+    });
+    listen::serve(listener, app, limits, stop).await;
     // A build cut short here keeps its lease until it expires, then is built again.
     // Likewise a match cut short: its lease expires and another worker plays it again.
     for task in builders {
