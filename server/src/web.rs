@@ -5,6 +5,7 @@ pub mod admin;
 pub mod api;
 pub mod auth;
 pub mod board;
+pub mod body_limit;
 pub mod bot_page;
 pub mod error;
 pub mod final_logs;
@@ -93,7 +94,13 @@ const SMALL_BODY: usize = 64 * 1024;
 pub fn router(state: Shared) -> Router {
     // Multipart framing and the other fields around the file.
     let upload_body = state.contest.uploads.max_bytes as usize + 64 * 1024;
-    Router::new()
+    let uploads = limit_bodies(
+        Router::new()
+            .route("/bots/upload", post(pages::upload))
+            .route("/api/bots/{name}/versions", post(api::upload)),
+        upload_body,
+    );
+    let site = Router::new()
         .route("/", get(pages::home))
         .route("/login", get(pages::login_form).post(pages::login))
         .route("/register", get(pages::register_form).post(pages::register))
@@ -106,10 +113,6 @@ pub fn router(state: Shared) -> Router {
         .route("/api/leaderboard", get(leaderboard::api))
         .route("/api/leaderboard/{bot}", get(bot_page::api))
         .route("/bots", get(pages::my_bots))
-        .route(
-            "/bots/upload",
-            post(pages::upload).layer(DefaultBodyLimit::max(upload_body)),
-        )
         .route("/bots/{name}/versions/{number}", get(pages::version_page))
         .route(
             "/bots/{name}/versions/{number}/files/{*path}",
@@ -136,19 +139,26 @@ pub fn router(state: Shared) -> Router {
         .route("/api/tokens", post(api::create_token))
         .route("/api/me", get(api::me))
         .route("/api/bots", get(api::my_bots))
-        .route(
-            "/api/bots/{name}/versions",
-            post(api::upload).layer(DefaultBodyLimit::max(upload_body)),
-        )
         .route("/api/bots/{name}/versions/{number}", get(api::version))
         .route(
             "/api/bots/{name}/versions/{number}/files/{*path}",
             get(api::version_file),
-        )
+        );
+    limit_bodies(site, SMALL_BODY)
+        .merge(uploads)
         .fallback(|| async { WebError::not_found() })
-        .layer(DefaultBodyLimit::max(SMALL_BODY))
         .layer(middleware::from_fn(security_headers))
         .with_state(state)
+}
+
+/// `routes` accept bodies of at most `max` bytes: announced (413 at once) or sent.
+fn limit_bodies(routes: Router<Shared>, max: usize) -> Router<Shared> {
+    routes
+        .route_layer(DefaultBodyLimit::max(max))
+        .route_layer(middleware::from_fn_with_state(
+            max,
+            body_limit::refuse_announced,
+        ))
 }
 
 /// Headers on every answer: no framing (clickjacking), no MIME sniffing (an uploaded file

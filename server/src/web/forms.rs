@@ -6,6 +6,7 @@ use axum::extract::Multipart;
 use axum::http::StatusCode;
 
 use super::WebError;
+use crate::listen::deadline_body::BodyTimeout;
 
 /// Longest text field of an upload form.
 const MAX_FIELD: usize = 4096;
@@ -24,16 +25,21 @@ impl UploadForm {
 }
 
 /// Reads the whole form (the body limit of the route bounds it). A body over the limit is a
-/// 413, anything malformed a 400.
+/// 413, one that did not arrive in time a 408, anything else unreadable a 400: the body is
+/// the client's (a connection cut mid-upload makes axum say 500, which would blame the
+/// server).
 pub async fn read_upload(mut multipart: Multipart) -> Result<UploadForm, WebError> {
     let failed = |e: axum::extract::multipart::MultipartError| {
-        let status = e.status();
-        let message = if status == StatusCode::PAYLOAD_TOO_LARGE {
-            "the upload is larger than this contest accepts".to_string()
-        } else {
-            format!("the form cannot be read: {}", e.body_text())
-        };
-        WebError::new(status, message)
+        if let Some(timeout) = BodyTimeout::in_chain(&e) {
+            return WebError::new(StatusCode::REQUEST_TIMEOUT, timeout.to_string());
+        }
+        match e.status() {
+            StatusCode::PAYLOAD_TOO_LARGE => WebError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "the upload is larger than this contest accepts",
+            ),
+            _ => WebError::bad_request(format!("the form cannot be read: {}", e.body_text())),
+        }
     };
     let mut form = UploadForm::default();
     while let Some(field) = multipart.next_field().await.map_err(failed)? {
