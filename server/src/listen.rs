@@ -124,7 +124,10 @@ async fn serve_connection(
     builder
         .timer(TokioTimer::new())
         .header_read_timeout(limits.header)
-        .keep_alive(true);
+        .keep_alive(true)
+        // A client that sends its request and shuts its side (`nc -N`, some scripts) still
+        // gets its answer.
+        .half_close(true);
     let connection = builder.serve_connection(TokioIo::new(stream), service);
     let mut connection = std::pin::pin!(connection);
     tokio::select! {
