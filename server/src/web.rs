@@ -21,7 +21,7 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Request};
-use axum::http::{HeaderValue, header};
+use axum::http::{HeaderValue, StatusCode, Uri, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -146,6 +146,18 @@ pub fn router(state: Shared) -> Router {
         );
     limit_bodies(site, SMALL_BODY)
         .merge(uploads)
+        // axum's own 405 has an empty body (its `Allow` header stays).
+        .method_not_allowed_fallback(|uri: Uri| async move {
+            let e = WebError::new(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "this address does not take that method",
+            );
+            if uri.path().starts_with("/api/") {
+                e.api()
+            } else {
+                e
+            }
+        })
         .fallback(|| async { WebError::not_found() })
         .layer(middleware::from_fn(security_headers))
         .with_state(state)
