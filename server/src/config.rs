@@ -153,7 +153,8 @@ pub struct HttpPolicy {
     /// the connection opening or of the previous answer on it: this also closes idle
     /// keep-alive connections.
     pub header_seconds: u64,
-    /// A request's body must arrive whole within this many seconds of its head.
+    /// A request's body must arrive whole within this many seconds of its head, and a
+    /// client must not stop taking an answer for longer.
     pub body_seconds: u64,
     /// Connections open at once, from everyone (lowered at start to fit the process's limit
     /// of open files).

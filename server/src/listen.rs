@@ -6,6 +6,8 @@
 //! - A request's head must arrive within `header_seconds` of the connection opening or of
 //!   the previous answer (hyper's header read timeout, which also closes idle keep-alive
 //!   connections); its body within `body_seconds` of the head ([`deadline_body`]).
+//! - An answer the client stops taking fails after `body_seconds` without progress
+//!   ([`stalled_writes`]).
 //! - Connections beyond `max_connections` in all, or `max_connections_per_address` from one
 //!   address, are answered a fixed 503 or 429 at once, without reading, and closed
 //!   ([`caps`]). The total is kept well under the process's limit of open files
@@ -15,6 +17,7 @@
 pub mod caps;
 pub mod deadline_body;
 pub mod open_files;
+pub mod stalled_writes;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -32,6 +35,7 @@ use tower::ServiceExt;
 use crate::config::HttpPolicy;
 use caps::{ConnectionCaps, Refusal};
 use deadline_body::DeadlineBody;
+use stalled_writes::StalledWrites;
 
 /// How long a stopping server lets the requests under way finish.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
@@ -128,7 +132,8 @@ async fn serve_connection(
         // A client that sends its request and shuts its side (`nc -N`, some scripts) still
         // gets its answer.
         .half_close(true);
-    let connection = builder.serve_connection(TokioIo::new(stream), service);
+    let io = TokioIo::new(StalledWrites::new(stream, limits.body));
+    let connection = builder.serve_connection(io, service);
     let mut connection = std::pin::pin!(connection);
     tokio::select! {
         result = connection.as_mut() => {
