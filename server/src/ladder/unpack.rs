@@ -1,16 +1,23 @@
 //! Unpacking an upload: a single source file, a .zip or a .tar.gz, into a fresh directory.
 //!
 //! Nothing in an archive is trusted: absolute paths, `..`, symlinks, hard links, devices and
-//! FIFOs are refused (not skipped: the owner learns what was wrong), as are duplicate names;
-//! the number of entries and the bytes written are capped while unpacking (headers lie about
+//! FIFOs are refused (not skipped: the owner learns what was wrong), as are names that clash
+//! (the same path twice, or differing only in letter case or Unicode normal form: see
+//! `names.rs`), in every format: a zip's names are read from its central directory, where
+//! the zip crate would hide a second copy (`zip_directory.rs`); a tar's as entries stream.
+//! The number of entries and the bytes written are capped while unpacking (headers lie about
 //! sizes). Files are created with `create_new`, so nothing is written through an existing
 //! path. Archives inside the archive are stored as files, never unpacked.
+
+mod names;
+mod zip_directory;
 
 use std::fs;
 use std::io::{self, Read, Write};
 use std::path::{Component, Path, PathBuf};
 
 use crate::storage::SourceKind;
+use names::Names;
 
 /// What an archive may hold.
 #[derive(Clone, Copy, Debug)]
@@ -38,7 +45,9 @@ pub enum UnpackError {
     TooManyFiles(u64),
     #[error("the archive unpacks to more than {0} bytes")]
     TooLarge(u64),
-    #[error("the archive entry {0:?} has an unsafe path (absolute, `..`, or empty)")]
+    #[error(
+        "the archive entry {0:?} has an unsafe path (absolute, `..`, empty, or a name over 255 bytes)"
+    )]
     UnsafePath(String),
     #[error(
         "the archive entry {0:?} is a link or a special file; only files and directories are accepted"
@@ -46,6 +55,12 @@ pub enum UnpackError {
     NotAFile(String),
     #[error("the archive holds {0:?} twice")]
     Duplicate(String),
+    #[error("the archive entries {first:?} and {second:?} {why}: rename one")]
+    Clash {
+        first: String,
+        second: String,
+        why: &'static str,
+    },
     #[error("the archive holds no file")]
     Empty,
     #[error("cannot write the upload: {0}")]
@@ -88,6 +103,7 @@ pub fn unpack(
         limits,
         written: Unpacked::default(),
         entries: 0,
+        names: Names::default(),
     };
     match kind {
         SourceKind::File => {
@@ -110,6 +126,7 @@ struct Writer<'a> {
     limits: UnpackLimits,
     written: Unpacked,
     entries: u64,
+    names: Names,
 }
 
 impl Writer<'_> {
@@ -123,7 +140,12 @@ impl Writer<'_> {
 
     fn dir(&mut self, name: &str) -> Result<(), UnpackError> {
         self.count_entry()?;
+        // `./`, which `tar -C DIR -czf bot.tar.gz .` writes first: the top folder itself.
+        if Path::new(name).components().all(|c| c == Component::CurDir) && !name.is_empty() {
+            return Ok(());
+        }
         let rel = safe_relative(name)?;
+        self.names.add(name, &rel, true)?;
         fs::create_dir_all(self.dest.join(rel))?;
         Ok(())
     }
@@ -136,6 +158,7 @@ impl Writer<'_> {
     ) -> Result<(), UnpackError> {
         self.count_entry()?;
         let rel = safe_relative(name)?;
+        self.names.add(name, &rel, false)?;
         let path = self.dest.join(&rel);
         if let Some(parent) = path.parent() {
             fs::create_dir_all(parent)?;
@@ -176,6 +199,8 @@ fn safe_relative(name: &str) -> Result<PathBuf, UnpackError> {
     let mut rel = PathBuf::new();
     for component in Path::new(name).components() {
         match component {
+            // Longer than a file name can be (NAME_MAX): refused here, not by the disk.
+            Component::Normal(part) if part.len() > 255 => return Err(unsafe_path()),
             Component::Normal(part) => rel.push(part),
             Component::CurDir => {}
             _ => return Err(unsafe_path()),
@@ -192,6 +217,23 @@ fn unzip(bytes: &[u8], out: &mut Writer<'_>) -> Result<(), UnpackError> {
     let mut archive = zip::ZipArchive::new(io::Cursor::new(bytes)).map_err(corrupt)?;
     if archive.len() as u64 > out.limits.max_files {
         return Err(UnpackError::TooManyFiles(out.limits.max_files));
+    }
+    // Every name, duplicates included, checked before anything is written.
+    let all = zip_directory::entry_names(bytes, out.limits.max_files)?;
+    let mut names = Names::default();
+    for name in &all {
+        let folder = name.ends_with('/');
+        if let Ok(rel) = safe_relative(name) {
+            names.add(name, &rel, folder)?;
+        }
+    }
+    if all.len() != archive.len() {
+        // Two entries the crate reads as one name, which the check above did not see
+        // (names it decodes differently): refused all the same.
+        return Err(UnpackError::Corrupt(format!(
+            "{} entries share names with others",
+            all.len() - archive.len()
+        )));
     }
     for i in 0..archive.len() {
         let mut entry = archive.by_index(i).map_err(corrupt)?;
@@ -402,7 +444,124 @@ mod tests {
             raw_named(b, "./a.py", tar::EntryType::Regular, b"2");
         });
         let (_d, r) = run(SourceKind::TarGz, "bot.tar.gz", &t);
-        assert!(matches!(r, Err(UnpackError::Duplicate(_))), "{r:?}");
+        assert!(
+            matches!(&r, Err(UnpackError::Clash { first, second, .. }) if first == "a.py" && second == "./a.py"),
+            "{r:?}"
+        );
+    }
+
+    /// `zip_of` with `to` written over `from` in every header (local and central): an archive
+    /// holding one name twice, which no zip writer makes on purpose.
+    fn zip_renamed(entries: &[(&str, &[u8])], from: &str, to: &str) -> Vec<u8> {
+        assert_eq!(from.len(), to.len());
+        let mut z = zip_of(entries);
+        let mut at = 0;
+        while let Some(i) = z[at..]
+            .windows(from.len())
+            .position(|w| w == from.as_bytes())
+        {
+            z[at + i..at + i + from.len()].copy_from_slice(to.as_bytes());
+            at += i + from.len();
+        }
+        z
+    }
+
+    /// A tar.gz of regular files, names as given.
+    fn tar_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
+        tar_gz(|b| {
+            for (name, data) in entries {
+                raw_named(b, name, tar::EntryType::Regular, data);
+            }
+        })
+    }
+
+    /// (first, second) of a clash, or the error as it is.
+    fn clash(r: Result<Unpacked, UnpackError>) -> String {
+        match r {
+            Err(e @ UnpackError::Clash { .. }) => e.to_string(),
+            Err(UnpackError::Duplicate(name)) => format!("{name:?} twice"),
+            other => panic!("not a clash: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_zip_holding_one_name_twice_is_refused_before_anything_is_written() {
+        let z = zip_renamed(
+            &[("bot.py", b"first"), ("bot.pz", b"second")],
+            "bot.pz",
+            "bot.py",
+        );
+        // The zip crate keeps one of them: what let this through.
+        assert_eq!(zip::ZipArchive::new(io::Cursor::new(&z)).unwrap().len(), 1);
+        let (dir, r) = run(SourceKind::Zip, "bot.zip", &z);
+        assert_eq!(clash(r), "\"bot.py\" twice");
+        assert!(!dir.path().join("v/bot.py").exists());
+        let e = UnpackError::Duplicate("bot.py".into());
+        assert_eq!(e.to_string(), "the archive holds \"bot.py\" twice");
+    }
+
+    #[test]
+    fn zip_names_differing_in_case_or_normal_form_are_refused() {
+        let z = zip_of(&[("Bot.py", b"1"), ("bot.py", b"2")]);
+        let (_d, r) = run(SourceKind::Zip, "bot.zip", &z);
+        assert_eq!(
+            clash(r),
+            "the archive entries \"Bot.py\" and \"bot.py\" differ only in letter case: rename one"
+        );
+        let z = zip_of(&[("lib/caf\u{e9}.py", b"1"), ("lib/cafe\u{301}.py", b"2")]);
+        let (_d, r) = run(SourceKind::Zip, "bot.zip", &z);
+        let text = clash(r);
+        assert!(
+            // The decomposed accent is shown escaped: the owner sees which is which.
+            text.contains("\"lib/caf\u{e9}.py\" and \"lib/cafe\\u{301}.py\""),
+            "{text}"
+        );
+        assert!(text.contains("Unicode normal form"), "{text}");
+        // A file, then a folder of the same name: a 422, not a failed write (a 500).
+        let z = zip_of(&[("src", b"1"), ("src/main.rs", b"2")]);
+        let (_d, r) = run(SourceKind::Zip, "bot.zip", &z);
+        assert!(clash(r).contains("both a file and a folder"));
+    }
+
+    #[test]
+    fn tar_names_twice_or_differing_in_case_or_normal_form_are_refused() {
+        let (dir, r) = run(
+            SourceKind::TarGz,
+            "bot.tar.gz",
+            &tar_of(&[("bot.py", b"1"), ("bot.py", b"2")]),
+        );
+        assert_eq!(clash(r), "\"bot.py\" twice");
+        assert_eq!(fs::read(dir.path().join("v/bot.py")).unwrap(), b"1");
+        let (_d, r) = run(
+            SourceKind::TarGz,
+            "bot.tar.gz",
+            &tar_of(&[("src/Main.rs", b"1"), ("SRC/main.rs", b"2")]),
+        );
+        assert!(
+            clash(r).contains("\"src/Main.rs\" and \"SRC/main.rs\" differ only in letter case")
+        );
+        let (_d, r) = run(
+            SourceKind::TarGz,
+            "bot.tar.gz",
+            &tar_of(&[("\u{c5}.c", b"1"), ("A\u{30a}.c", b"2")]),
+        );
+        assert!(clash(r).contains("Unicode normal form"));
+    }
+
+    #[test]
+    fn a_tar_of_a_folder_and_overlong_names() {
+        // `tar -C kit -czf bot.tar.gz .` starts with `./`: the top folder, not an unsafe path.
+        let t = tar_gz(|b| {
+            raw_named(b, "./", tar::EntryType::Directory, b"");
+            raw_named(b, "./bot.py", tar::EntryType::Regular, b"1");
+        });
+        let (dir, r) = run(SourceKind::TarGz, "bot.tar.gz", &t);
+        assert_eq!(r.unwrap(), Unpacked { files: 1, bytes: 1 });
+        assert!(dir.path().join("v/bot.py").exists());
+        // A name the file system cannot hold is the owner's mistake (422), not a write error.
+        let long = format!("{}.py", "a".repeat(300));
+        let (_d, r) = run(SourceKind::Zip, "bot.zip", &zip_of(&[(&long, b"1")]));
+        assert!(matches!(r, Err(UnpackError::UnsafePath(_))), "{r:?}");
     }
 
     #[test]
