@@ -101,6 +101,9 @@ pub enum Command {
         )]
         args: Vec<std::ffi::OsString>,
     },
+    /// Make an upload for the contest server from a bot's folder (a starter kit or your copy
+    /// of one): the main file and only what it uses, named as the server's build expects.
+    Pack(crate::pack::PackArgs),
     /// Check that a bot follows the protocol in every kind of situation, before a match.
     CheckBot {
         /// Check only this game (default: all three).

@@ -16,6 +16,7 @@ pub mod compare;
 pub mod exit;
 pub mod html;
 pub mod output;
+pub mod pack;
 pub mod play;
 pub mod quote;
 pub mod referee;

@@ -198,6 +198,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             arena::cmd_check_bot::run(game, &command, options).await?
         }
+        Command::Pack(args) => arena::pack::run(&args)?,
         Command::Standings { dir } => arena::cmd_tournament::show_standings(&dir)?,
         Command::Report { dir, out, replays } => arena::html::cmd_report(&dir, &out, replays)?,
         Command::Merge { dirs, out, partial } => {

@@ -1,0 +1,134 @@
+//! `arena pack DIR [--main FILE] -o bot.zip`: an upload for the contest server made from a
+//! bot's folder (a starter kit, or a participant's copy of one). The server builds every
+//! source file of an upload and runs the one with the usual name (see the server's
+//! `ladder/toolchains.rs`), so zipping a whole kit fails: the C kit's two `main`s, Python's
+//! `strength_bot.py` that is not `bot.py`. This packs the main file and only what it uses,
+//! named as the server expects, refuses what the server could not build, and says what it
+//! packed and what the server will run.
+
+mod c;
+mod java;
+mod javascript;
+mod plan;
+mod python;
+mod rust;
+mod source;
+mod zip;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use clap::Args;
+
+use crate::exit::{Exit, ExitKind};
+pub use plan::{Language, Member, Plan, plan};
+
+#[derive(Args, Debug)]
+pub struct PackArgs {
+    /// The bot's folder: a starter kit (sample-bots/c, ...) or your copy of one.
+    pub dir: PathBuf,
+    /// The bot's main file, relative to DIR (default: the name the server looks for: bot.py,
+    /// bot.js, bot.c, Main.java or Bot.java, main.rs; else the folder's only bot). Python
+    /// and JavaScript mains are packed as bot.py / bot.js, Rust's as main.rs.
+    #[arg(long, value_name = "FILE")]
+    pub main: Option<PathBuf>,
+    /// Also pack this file (data the bot reads, a .c file no header names), relative to
+    /// DIR; repeatable.
+    #[arg(long, value_name = "FILE")]
+    pub add: Vec<PathBuf>,
+    /// The zip to write; its name must end in .zip (the server tells an archive by its name).
+    #[arg(short, long, value_name = "OUT.zip")]
+    pub out: PathBuf,
+}
+
+/// A mistake in what was asked (exit status 2), in words for the user.
+pub(crate) fn refuse(message: impl Into<String>) -> anyhow::Error {
+    Exit::new(ExitKind::BadInput, message.into()).into()
+}
+
+/// `arena pack`: plans, writes the zip, prints what it holds.
+pub fn run(args: &PackArgs) -> anyhow::Result<()> {
+    if !args
+        .out
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("zip"))
+    {
+        return Err(refuse(format!(
+            "-o {}: the name must end in .zip (the server tells an archive from a single \
+             source file by its name)",
+            args.out.display()
+        )));
+    }
+    let plan = plan(&args.dir, args.main.as_deref(), &args.add)?;
+    let out_real = std::fs::canonicalize(&args.out).ok();
+    if let Some(m) = plan
+        .members
+        .iter()
+        .find(|m| out_real.is_some() && std::fs::canonicalize(&m.from).ok() == out_real)
+    {
+        return Err(refuse(format!(
+            "-o {}: that is {}, a file being packed",
+            args.out.display(),
+            m.from.display()
+        )));
+    }
+    let mut files = Vec::new();
+    for m in &plan.members {
+        let bytes =
+            std::fs::read(&m.from).with_context(|| format!("cannot read {}", m.from.display()))?;
+        files.push((m.name.clone(), bytes));
+    }
+    let bytes = zip::zip(&files)?;
+    write_new(&args.out, &bytes)?;
+    crate::output::print(&report(&plan, &args.out, bytes.len()))?;
+    Ok(())
+}
+
+/// Written beside `out`, then renamed over it: never a half-written zip.
+fn write_new(out: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(parent)
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    std::io::Write::write_all(&mut tmp, bytes)
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    tmp.persist(out)
+        .map_err(|e| e.error)
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    Ok(())
+}
+
+/// What the user reads: the files, where each came from, what was left out, what to do next.
+fn report(plan: &Plan, out: &Path, size: usize) -> String {
+    let mut text = format!(
+        "packed {} ({} file{}, {size} bytes) for language {}:\n",
+        out.display(),
+        plan.members.len(),
+        if plan.members.len() == 1 { "" } else { "s" },
+        plan.language.name()
+    );
+    let width = plan.members.iter().map(|m| m.name.len()).max().unwrap_or(0);
+    for m in &plan.members {
+        let from = m.from.strip_prefix(&plan.root).unwrap_or(&m.from);
+        if from == Path::new(&m.name) {
+            text.push_str(&format!("  {}\n", m.name));
+        } else {
+            text.push_str(&format!("  {:width$}  from {}\n", m.name, from.display()));
+        }
+    }
+    if !plan.left_out.is_empty() {
+        text.push_str(&format!(
+            "left out (the bot does not use them): {}\n",
+            plan.left_out.join(", ")
+        ));
+    }
+    text.push_str(&format!(
+        "the server builds it with `{}` and runs `{}`; upload it as language {}\n",
+        plan.language.build(),
+        plan.run,
+        plan.language.name()
+    ));
+    text
+}
