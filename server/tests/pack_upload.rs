@@ -158,7 +158,13 @@ fn every_starter_kit_packed_by_arena_pack_builds_on_the_server() {
     let bearer = account(&server.address, "alice");
 
     // (kit, arena pack's options, language, the toolchain that must be here)
-    let kits: [(&str, &[&str], &str, Option<(&str, &[&str])>); 5] = [
+    type Kit<'a> = (
+        &'a str,
+        &'a [&'a str],
+        &'a str,
+        Option<(&'a str, &'a [&'a str])>,
+    );
+    let kits: [Kit; 5] = [
         (
             "python",
             &["--main", "strength_bot.py"],
