@@ -269,6 +269,11 @@ async function position(page) {
   }));
 }
 
+// The kind of the step the page shows (`dealt`, `bet`, ...), from the log's current line.
+async function currentKind(page) {
+  return page.evaluate(() => document.querySelector('#log li.current').dataset.kind);
+}
+
 // Each seat's cards in the all-cards view: card codes, or 'down'.
 async function cards(page) {
   return page.$$eval('[data-testid^="seat-"][data-seat]', (seats) =>
@@ -293,8 +298,14 @@ async function checkReplay(page, id) {
 
   // Steps: buttons and keys.
   await page.selectOption('[data-testid="view-select"]', 'all');
+  // A hand opens on its deal: the last `dealt` step, every seat's cards on the table.
   let at = await position(page);
-  assert.deepEqual(at, { hand: 0, step: 0 }, 'opens at the first step of the first hand');
+  assert.equal(at.hand, 0, 'opens on the first hand');
+  assert.ok(at.step > 0, 'opens past the hand\'s start, on its deal: ' + JSON.stringify(at));
+  assert.equal(await currentKind(page), 'dealt', 'opens on the deal');
+  (await cards(page)).forEach((c, seat) => assert.equal(c.length, 3, 'seat ' + (seat + 1) + ' has its cards as the page opens'));
+  await key(page, 'Home');
+  assert.deepEqual(await position(page), { hand: 0, step: 0 }, 'Home goes to the first step of the hand');
   await page.click('[data-testid="step-next"]');
   assert.deepEqual(await position(page), { hand: 0, step: 1 }, 'the next-step button');
   await key(page, 'ArrowRight');
@@ -313,9 +324,11 @@ async function checkReplay(page, id) {
   });
   assert.equal(new Set(dealt.flat()).size, 6, 'six different cards: ' + JSON.stringify(dealt));
   await key(page, ']');
-  assert.deepEqual(await position(page), { hand: 1, step: 0 }, '] goes to the next hand');
+  assert.equal((await position(page)).hand, 1, '] goes to the next hand');
+  assert.equal(await currentKind(page), 'dealt', '] opens the hand on its deal');
   await page.click('[data-testid="hand-prev"]');
-  assert.deepEqual(await position(page), { hand: 0, step: 0 }, 'the previous-hand button');
+  assert.equal((await position(page)).hand, 0, 'the previous-hand button');
+  assert.equal(await currentKind(page), 'dealt', 'the previous-hand button opens the hand on its deal');
 
   // The faults: shown in their hands, without the bot's stderr.
   assert.ok(m.fault_hands.length > 0, 'the chosen match has faults');
