@@ -11,12 +11,11 @@ mod report_page;
 mod template;
 
 pub use replay_page::{
-    BackLink, ReplayPageOptions, VIEWER_CSS, VIEWER_JS, cmd_replay_html, live_page, replay_page,
-    replay_title, shared_replay_page, write_replay_page, write_shared_replay_page,
-    write_shared_viewer,
+    BackLink, ReplayPageOptions, VIEWER_CSS, VIEWER_JS, live_page, replay_page, replay_title,
+    shared_replay_page, write_replay_page, write_shared_replay_page, write_shared_viewer,
 };
 pub use report_page::{
-    ReplaySelection, ReportData, ReportMatch, ReportSummary, TournamentInfo, cmd_report,
-    parse_replays, replay_pages_dir, report_page, write_report,
+    ReplaySelection, ReportData, ReportMatch, ReportSummary, TournamentInfo, parse_replays,
+    replay_pages_dir, report_page, write_report,
 };
 pub use template::{escape_html, json_for_script};

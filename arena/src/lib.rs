@@ -1,4 +1,5 @@
-//! The arena: bot processes, the referee, replays and the command line.
+//! The arena: bot processes, the referee, tournaments, standings, replays and their pages.
+//! The command line over it is the binary's (`main.rs`, `commands/`).
 
 // `println!` and `eprintln!` panic on a closed pipe (`arena ... | head`, or a stderr whose
 // reader has gone, which once killed the signal task): write through `output` instead.
@@ -7,11 +8,6 @@
 pub mod bot;
 pub mod bot_command;
 pub mod check_bot;
-pub mod cli;
-pub mod cmd_check_bot;
-pub mod cmd_match;
-pub mod cmd_play;
-pub mod cmd_tournament;
 pub mod compare;
 pub mod exit;
 pub mod html;

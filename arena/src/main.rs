@@ -1,4 +1,5 @@
-//! `arena`: turns errors into messages and exit codes; the work is in the library.
+//! `arena`: starts the command (`commands/`, one file per subcommand) and turns its errors
+//! into messages and exit codes; the work is in the library.
 
 // `println!` and `eprintln!` panic on a closed pipe (`arena ... | head`, or a stderr whose
 // reader has gone, which once killed the signal task): write through `output` instead.
@@ -7,38 +8,12 @@
 use std::io::{self, IsTerminal};
 use std::process::ExitCode;
 
-use anyhow::Context;
-use arena::cli::{Cli, Command, ReplayCommand};
 use arena::exit::{Exit, ExitKind};
 use arena::output::eprint_line;
 use clap::Parser;
+use commands::{Cli, Command};
 
-/// `arena serve ...`: becomes `arena-server ...` (the contest server, a binary of its own so
-/// that the arena builds without a database driver), found next to this program.
-/// `arena serve` and `arena worker`: become `program` (arena-server, arena-worker) installed
-/// next to this arena, with `args`.
-fn exec_sibling(command: &str, program: &str, args: &[std::ffi::OsString]) -> ExitCode {
-    use std::os::unix::process::CommandExt;
-    let server = std::env::current_exe()
-        .ok()
-        .and_then(|exe| Some(exe.parent()?.join(program)));
-    let Some(server) = server.filter(|path| path.exists()) else {
-        eprint_line(&format!(
-            "arena: error: arena {command} runs {program}, which is not installed next to this \
-             arena; build it with `cargo build --release -p teenpatti-server` (the demo's build \
-             leaves the server out)",
-        ));
-        return ExitCode::from(ExitKind::BadInput.code());
-    };
-    // exec: signals, the exit code and the terminal go straight to the server.
-    let error = std::process::Command::new(&server).args(args).exec();
-    eprint_line(&format!(
-        "arena: error: cannot run {}: {}",
-        server.display(),
-        arena::output::io_reason(&error)
-    ));
-    ExitCode::from(ExitKind::Failure.code())
-}
+mod commands;
 
 fn main() -> ExitCode {
     // Before anything is started: no descriptor this arena inherited (`flock DIR arena ...`,
@@ -55,8 +30,12 @@ fn main() -> ExitCode {
     }
     let cli = Cli::parse(); // exits with code 2 on a bad command line
     match &cli.command {
-        Command::Serve { args } => return exec_sibling("serve", "arena-server", args),
-        Command::Worker { args } => return exec_sibling("worker", "arena-worker", args),
+        Command::Serve(passed) => {
+            return commands::exec_sibling("serve", "arena-server", &passed.args);
+        }
+        Command::Worker(passed) => {
+            return commands::exec_sibling("worker", "arena-worker", &passed.args);
+        }
         _ => {}
     }
     init_tracing(cli.verbose);
@@ -71,31 +50,17 @@ fn main() -> ExitCode {
     // Bots of an arena that was killed (SIGKILL, power cut) may still run in its cgroups.
     arena::bot::reap_stale();
     // And if this arena is killed, its guard kills what its bots leave running.
-    if matches!(
-        cli.command,
-        Command::Match(_)
-            | Command::Tournament { .. }
-            | Command::Play(_)
-            | Command::CheckBot { .. }
-    ) {
+    if cli.command.starts_bots() {
         arena::bot::spawn_guard();
     }
-    // One match is one referee task plus idle stderr drains: a current-thread runtime serves
-    // it with one thread and no cross-thread wake-ups (~8% fewer instructions per decision
-    // than a multi-thread one; BENCHMARKS.md). Tournaments run matches in parallel, and
-    // `play` blocks a thread on the terminal, so they keep the multi-thread runtime.
-    let mut builder = match cli.command {
-        Command::Match(_) => tokio::runtime::Builder::new_current_thread(),
-        _ => tokio::runtime::Builder::new_multi_thread(),
-    };
-    let runtime = match builder.enable_all().build() {
+    let runtime = match cli.command.runtime().enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
             eprint_line(&format!("arena: cannot start the async runtime: {e}"));
             return ExitCode::from(ExitKind::Failure.code());
         }
     };
-    match runtime.block_on(run(cli)) {
+    match runtime.block_on(commands::run(cli.command)) {
         Ok(code) => code,
         Err(e) => {
             // A closed pipe (e.g. `arena ... | head`) is not an error worth a message.
@@ -113,103 +78,6 @@ fn main() -> ExitCode {
             ExitCode::from(kind.code())
         }
     }
-}
-
-async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    match cli.command {
-        Command::Compare {
-            game,
-            sequence_order,
-        } => {
-            let stdin = io::stdin().lock();
-            let bad = arena::compare::run(game, sequence_order, stdin, io::stdout().lock())?;
-            if bad > 0 {
-                eprint_line(&format!(
-                    "arena compare: {bad} bad line(s); see the error lines"
-                ));
-                return Ok(ExitCode::from(ExitKind::BadLines.code()));
-            }
-        }
-        Command::Match(args) => arena::cmd_match::run(args).await?,
-        Command::Replay { command } => match command {
-            ReplayCommand::Verify { file } => {
-                let records = arena::replay::read(&file)?;
-                let verified = arena::replay::verify(&records)
-                    .with_context(|| format!("{} does not re-simulate", file.display()))?;
-                arena::output::print(&format!(
-                    "{}: OK ({} hands, {} actions, {} events re-simulated)\n",
-                    file.display(),
-                    verified.hands,
-                    verified.actions,
-                    verified.events
-                ))?;
-            }
-            ReplayCommand::Show { file } => {
-                let records = arena::replay::read(&file)?;
-                arena::output::print(&arena::replay::show(&records))?;
-            }
-            ReplayCommand::Html { file, out } => arena::html::cmd_replay_html(&file, &out)?,
-        },
-        Command::Tournament {
-            file,
-            jobs,
-            out,
-            resume: _,
-            shard,
-            quiet,
-            affinity,
-            max_log_kb,
-            watch,
-        } => {
-            arena::cmd_tournament::tournament(
-                &file,
-                jobs,
-                out,
-                shard,
-                arena::cmd_tournament::RunFlags {
-                    quiet,
-                    affinity,
-                    max_log_kb,
-                    watch: watch.options(),
-                },
-            )
-            .await?
-        }
-        Command::Play(args) => arena::cmd_play::run(args).await?,
-        Command::CheckBot {
-            game,
-            startup_ms,
-            decision_ms,
-            json,
-            logs,
-            sandbox,
-            command,
-        } => {
-            let time = protocol::TimeLimits {
-                startup_ms,
-                decision_ms,
-                bank_ms: 0,
-            };
-            let options = arena::cmd_check_bot::Options {
-                time,
-                json,
-                logs: logs.as_deref(),
-                sandbox: arena::cli::sandbox_level(sandbox),
-            };
-            arena::cmd_check_bot::run(game, &command, options).await?
-        }
-        Command::Pack(args) => arena::pack::run(&args)?,
-        Command::Standings { dir } => arena::cmd_tournament::show_standings(&dir)?,
-        Command::Report { dir, out, replays } => arena::html::cmd_report(&dir, &out, replays)?,
-        Command::Merge { dirs, out, partial } => {
-            arena::cmd_tournament::merge(&dirs, &out, partial)?
-        }
-        // Handled in `main`, before any runtime: the process becomes the server.
-        Command::Serve { .. } | Command::Worker { .. } => {
-            unreachable!("arena serve and arena worker exec their programs")
-        }
-    }
-    Ok(ExitCode::SUCCESS)
 }
 
 /// The error and its causes, `: `-separated like `{:#}`, but a cause whose text the message

@@ -18,49 +18,36 @@ mod zip;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use clap::Args;
 
 use crate::exit::{Exit, ExitKind};
 pub use plan::{Language, Member, Plan, plan};
-
-#[derive(Args, Debug)]
-pub struct PackArgs {
-    /// The bot's folder: a starter kit (sample-bots/c, ...) or your copy of one.
-    pub dir: PathBuf,
-    /// The bot's main file, relative to DIR (default: the name the server looks for: bot.py,
-    /// bot.js, bot.c, Main.java or Bot.java, main.rs; else the folder's only bot). Python
-    /// and JavaScript mains are packed as bot.py / bot.js, Rust's as main.rs.
-    #[arg(long, value_name = "FILE")]
-    pub main: Option<PathBuf>,
-    /// Also pack this file (data the bot reads, a .c file no header names), relative to
-    /// DIR; repeatable.
-    #[arg(long, value_name = "FILE")]
-    pub add: Vec<PathBuf>,
-    /// The zip to write; its name must end in .zip (the server tells an archive by its name).
-    #[arg(short, long, value_name = "OUT.zip")]
-    pub out: PathBuf,
-}
 
 /// A mistake in what was asked (exit status 2), in words for the user.
 pub(crate) fn refuse(message: impl Into<String>) -> anyhow::Error {
     Exit::new(ExitKind::BadInput, message.into()).into()
 }
 
-/// `arena pack`: plans, writes the zip, prints what it holds.
-pub fn run(args: &PackArgs) -> anyhow::Result<()> {
-    if !args
-        .out
+/// Packs the bot in `dir` (its main file `main`, else the usual name, and the files `add`
+/// besides what the main file uses) into the zip `out`; returns what the user reads: the
+/// files, where each came from, what was left out, what to do next.
+pub fn pack(
+    dir: &Path,
+    main: Option<&Path>,
+    add: &[PathBuf],
+    out: &Path,
+) -> anyhow::Result<String> {
+    if !out
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("zip"))
     {
         return Err(refuse(format!(
             "-o {}: the name must end in .zip (the server tells an archive from a single \
              source file by its name)",
-            args.out.display()
+            out.display()
         )));
     }
-    let plan = plan(&args.dir, args.main.as_deref(), &args.add)?;
-    let out_real = std::fs::canonicalize(&args.out).ok();
+    let plan = plan(dir, main, add)?;
+    let out_real = std::fs::canonicalize(out).ok();
     if let Some(m) = plan
         .members
         .iter()
@@ -68,7 +55,7 @@ pub fn run(args: &PackArgs) -> anyhow::Result<()> {
     {
         return Err(refuse(format!(
             "-o {}: that is {}, a file being packed",
-            args.out.display(),
+            out.display(),
             m.from.display()
         )));
     }
@@ -79,9 +66,8 @@ pub fn run(args: &PackArgs) -> anyhow::Result<()> {
         files.push((m.name.clone(), bytes));
     }
     let bytes = zip::zip(&files)?;
-    write_new(&args.out, &bytes)?;
-    crate::output::print(&report(&plan, &args.out, bytes.len()))?;
-    Ok(())
+    write_new(out, &bytes)?;
+    Ok(report(&plan, out, bytes.len()))
 }
 
 /// Written beside `out`, then renamed over it: never a half-written zip.

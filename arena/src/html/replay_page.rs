@@ -297,17 +297,6 @@ fn hands_in(records: &[Record]) -> u64 {
     hands.len() as u64
 }
 
-/// `arena replay html FILE -o OUT`.
-pub fn cmd_replay_html(file: &Path, output: &Path) -> anyhow::Result<()> {
-    let hands = write_replay_page(file, output, None)?;
-    crate::output::print(&format!(
-        "{}: replay page of {} ({hands} hands)\n",
-        output.display(),
-        file.display()
-    ))?;
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

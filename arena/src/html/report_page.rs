@@ -300,10 +300,10 @@ pub fn write_report(
         Some(t) => format!("Tournament {}", t.name),
         None => format!("Tournament {}", dir.display()),
     };
-    let standings = crate::cmd_tournament::standings_of(dir, &records);
+    let standings = crate::tournament::standings_of(dir, &records);
     let gauntlet = plan
         .as_ref()
-        .and_then(|t| crate::cmd_tournament::gauntlet_report(&standings, t));
+        .and_then(|t| crate::tournament::gauntlet_report(&standings, t));
     let (pages_dir, pages_name) = replay_pages_dir(output)?;
     let report_name = output
         .file_name()
@@ -435,31 +435,6 @@ fn remove_stale_pages(pages_dir: &Path, jobs: &[(PathBuf, String)]) -> anyhow::R
             })?;
         }
     }
-    Ok(())
-}
-
-/// `arena report DIR -o OUT [--replays all|none|sample:N]`.
-pub fn cmd_report(dir: &Path, output: &Path, replays: ReplaySelection) -> anyhow::Result<()> {
-    let summary = write_report(dir, output, replays)?;
-    for warning in &summary.warnings {
-        crate::output::eprint_line(&format!("arena: warning: {warning}"));
-    }
-    let mut pages = match &summary.pages_dir {
-        Some(pages_dir) => format!(
-            ", {} replay pages in {}",
-            summary.pages,
-            pages_dir.display()
-        ),
-        None => String::new(),
-    };
-    if summary.omitted > 0 {
-        pages.push_str(&format!(" ({} replays left out)", summary.omitted));
-    }
-    crate::output::print(&format!(
-        "{}: report of {} matches{pages}\n",
-        output.display(),
-        summary.matches
-    ))?;
     Ok(())
 }
 

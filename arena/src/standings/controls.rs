@@ -171,7 +171,7 @@ pub fn block_units(
 /// the sequential fit and its shrink. A luck-corrected SPRT is decided by one revision from its
 /// first block to its last, so plan.json records the revision a test started with; an arena
 /// of another revision does not resume the test and shows the verdict its run saved instead
-/// of recomputing it (`crate::tournament::output`, `crate::cmd_tournament`).
+/// of recomputing it (`crate::tournament::output`, `crate::tournament::output_standings`).
 ///
 /// Bump it with any change that alters a corrected score of the same replays; the test
 /// `the_estimator_revision_pins_its_arithmetic` fails until it is bumped. Plans without a

@@ -254,7 +254,7 @@ pub struct SprtVerdict {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub estimator_revision: Option<u32>,
     /// Why this verdict is not this arena's own computation, when it is not: the test ran with
-    /// another estimator revision (`crate::cmd_tournament::standings_of`).
+    /// another estimator revision (`crate::tournament::standings_of`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub caveat: Option<String>,
 }

@@ -281,7 +281,7 @@ impl FinalRound {
         let records = summary.records;
         let done = (summary.played, summary.already_done);
         tokio::task::spawn_blocking(move || -> anyhow::Result<()> {
-            arena::cmd_tournament::write_standings(&paths.tournament, &records, &plan)?;
+            arena::tournament::write_standings(&paths.tournament, &records, &plan)?;
             publish(&paths)
         })
         .await

@@ -1,16 +1,73 @@
 //! `arena match`: one match from the command line.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::Context;
+use arena::bot::Limits;
+use arena::bot_command::{self, PathBase, SpecInput};
+use arena::exit::{Exit, ExitKind};
+use arena::referee::{MatchConfig, MatchError, MatchResult, SeatConfig, run_match};
+use clap::Args;
+use protocol::Variant;
 use tokio_util::sync::CancellationToken;
 
-use crate::bot::Limits;
-use crate::bot_command::{self, PathBase, SpecInput};
-use crate::cli::MatchArgs;
-use crate::exit::{Exit, ExitKind};
-use crate::referee::{MatchConfig, MatchError, MatchResult, SeatConfig, run_match};
+use super::shared_args::{LimitArgs, TableArgs, WatchArgs, at_least_one, variant_parser};
+
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// The game.
+    #[arg(long, value_parser = variant_parser())]
+    pub game: Variant,
+    /// Number of hands, at least 1.
+    #[arg(long, default_value_t = 100, value_parser = at_least_one::<u64>)]
+    pub hands: u64,
+    /// Seed of the deals (and of the bots' own seeds). Default: drawn from the operating
+    /// system and printed with the result (and recorded in the replay). Anyone who knows the
+    /// seed knows every deal: keep a graded match's seed secret until it is over.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// A bot's command line, split like a shell would; once per seat, in seat order.
+    #[arg(long = "bot", value_name = "CMD", required = true)]
+    pub bots: Vec<String>,
+    /// A display name for the bot of the same position (default: from its command).
+    #[arg(long = "name", value_name = "NAME")]
+    pub names: Vec<String>,
+    /// Write the replay (JSON lines) to this file; its folder is created if missing.
+    #[arg(long, value_name = "FILE")]
+    pub replay: Option<PathBuf>,
+    /// Print one JSON object instead of the readable summary.
+    #[arg(long)]
+    pub json: bool,
+    /// Write a transcript of every line exchanged with each bot into this directory
+    /// (`seat0.txt`, ...: `>>` arena to bot, `<<` bot to arena).
+    #[arg(long, value_name = "DIR")]
+    pub transcripts: Option<PathBuf>,
+    /// Keep each bot's stderr log in this directory (default: discarded after the match);
+    /// every process of a restarted seat has its own (`seat0-NAME.restart1.stderr.log`, ...).
+    /// The replay then also records each decision's stderr lines (bounded), which anyone
+    /// watching it can read.
+    #[arg(long, value_name = "DIR")]
+    pub logs: Option<PathBuf>,
+    #[command(flatten)]
+    pub watch: WatchArgs,
+    /// Largest stderr log per bot process (KiB): its first and last halves are kept, with a
+    /// line saying how many bytes were dropped between them.
+    #[arg(long, default_value_t = arena::bot_command::DEFAULT_MAX_LOG_KB, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_log_kb: u64,
+    /// Largest transcript file (MiB): its first and last halves are kept, with a line saying
+    /// how many bytes were dropped between them.
+    #[arg(long, default_value_t = arena::referee::DEFAULT_MAX_TRANSCRIPT_MB, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_transcript_mb: u64,
+    /// With --logs, the replay also holds each decision's stderr lines: at most this many KiB
+    /// per bot over the match (and 20 lines, 2 KiB per decision); the lines past it are counted.
+    #[arg(long, default_value_t = (arena::bot::SEAT_BUDGET_BYTES / 1024) as u64, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_replay_stderr_kb: u64,
+    #[command(flatten)]
+    pub table: TableArgs,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
 
 pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
     let settings = args.table.settings(args.game);
@@ -111,7 +168,7 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         .map(Path::to_path_buf)
         .collect();
     let sandbox = args.limits.sandbox_level();
-    let protection = crate::bot::SandboxReport::new(sandbox, &limits);
+    let protection = arena::bot::SandboxReport::new(sandbox, &limits);
     let context = FailureContext {
         max_restarts: args.limits.max_restarts,
         logs_kept: args.logs.is_some(),
@@ -140,7 +197,7 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         })
         .collect();
     // Kept until the match is over: dropping it stops the live view.
-    let (watching, hub) = crate::watch::serve_if_asked(args.watch.options()).await?;
+    let (watching, hub) = arena::watch::serve_if_asked(args.watch.options()).await?;
     // A watched match needs a replay file: its viewers read the match so far from it. It
     // holds every seat's cards, so it goes in a directory of its own (0700, the arena's
     // user only), never next to the bots' directories, and is hidden from them.
@@ -166,7 +223,7 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         hands: args.hands,
         seed: match args.seed {
             Some(seed) => seed,
-            None => crate::seeds::from_os()?,
+            None => arena::seeds::from_os()?,
         },
         first_hand: 0,
         first_dealer: 0,
@@ -186,7 +243,7 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
             .then_some((args.max_replay_stderr_kb as usize).saturating_mul(1024)),
     };
     let cancel = CancellationToken::new();
-    crate::signals::cancel_on_signal(cancel.clone());
+    arena::signals::cancel_on_signal(cancel.clone());
     let played = run_match(&config, &cancel).await;
     if let (Some(hub), Some(feed)) = (&hub, &live) {
         hub.close(feed);
@@ -204,15 +261,15 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
     if args.json {
         let mut summary = summary_json(&result, &context);
         // The arena's own peak memory: bots must not be able to make it grow.
-        summary["arena_max_rss_kb"] = crate::bot::peak_rss_kb().into();
+        summary["arena_max_rss_kb"] = arena::bot::peak_rss_kb().into();
         summary["sandbox"] = serde_json::to_value(&protection)?;
-        crate::output::print(&format!("{summary}\n"))?;
+        arena::output::print(&format!("{summary}\n"))?;
     } else {
         let text = summary_text(&result, args.replay.as_deref());
         let failures = failures_text(&result, &context);
-        crate::output::print(&format!("{text}{failures}{}\n", protection.line()))?;
+        arena::output::print(&format!("{text}{failures}{}\n", protection.line()))?;
     }
-    crate::watch::after_the_matches(watching, args.watch.options(), &cancel).await;
+    arena::watch::after_the_matches(watching, args.watch.options(), &cancel).await;
     disabled_exit(&result)
 }
 
@@ -261,7 +318,7 @@ pub struct FailureContext {
 
 impl FailureContext {
     /// The note for a seat whose bot never started.
-    fn note(&self, seat: &crate::referee::SeatResult) -> Option<&str> {
+    fn note(&self, seat: &arena::referee::SeatResult) -> Option<&str> {
         (seat.starts == 0)
             .then(|| self.notes.get(seat.seat)?.as_deref())
             .flatten()
@@ -313,7 +370,7 @@ pub fn failures_text(result: &MatchResult, context: &FailureContext) -> String {
             failure.hand + 1,
             failure.reason()
         );
-        out.push_str(&crate::bot::stderr_block(failure.stderr.as_deref(), "  "));
+        out.push_str(&arena::bot::stderr_block(failure.stderr.as_deref(), "  "));
         if let Some(note) = context.note(s) {
             let _ = writeln!(out, "  note: {note}");
         }

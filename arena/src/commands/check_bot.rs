@@ -1,34 +1,61 @@
-//! `arena check-bot [--game V] [--logs DIR] -- CMD...`
+//! `arena check-bot [--game V] [--logs DIR] [--sandbox LEVEL] -- CMD...`
 
-use std::path::Path;
+use std::path::PathBuf;
 
 use anyhow::Context;
+use arena::bot_command::{self, PathBase, SpecInput};
+use arena::check_bot::{Check, Outcome, render, run_all, scenarios};
+use arena::exit::{Exit, ExitKind};
+use clap::Args;
 use protocol::{TimeLimits, Variant};
 
-use crate::bot::SandboxLevel;
-use crate::bot_command::{self, PathBase, SpecInput};
-use crate::check_bot::{Check, Outcome, render, run_all, scenarios};
-use crate::exit::{Exit, ExitKind};
+use super::shared_args::{SandboxArg, at_least_one, sandbox_level, variant_parser};
 
-/// How to check: the command line's options besides the game and the bot.
-pub struct Options<'a> {
-    pub time: TimeLimits,
+#[derive(Args, Debug)]
+pub struct CheckBotArgs {
+    /// Check only this game (default: all three).
+    #[arg(long, value_parser = variant_parser())]
+    pub game: Option<Variant>,
+    /// Time for the bot to start and answer hello (ms).
+    #[arg(long, default_value_t = 5000, value_parser = at_least_one::<u64>)]
+    pub startup_ms: u64,
+    /// Time for each decision (ms); there is no time bank.
+    #[arg(long, default_value_t = 1000, value_parser = at_least_one::<u64>)]
+    pub decision_ms: u64,
+    /// Print the checks as JSON.
+    #[arg(long)]
     pub json: bool,
-    pub logs: Option<&'a Path>,
-    pub sandbox: SandboxLevel,
+    /// Keep the bot's stderr log of each scenario in this directory
+    /// (`01-classic-blind-and-seen-bets-see-show.stderr.log`, ...; default: discarded).
+    #[arg(long, value_name = "DIR")]
+    pub logs: Option<PathBuf>,
+    /// Isolation, as for `arena match` (default: the strongest this machine supports);
+    /// `none` tells a sandbox problem from a bot's own.
+    #[arg(long, value_name = "LEVEL")]
+    pub sandbox: Option<SandboxArg>,
+    /// The bot's command, after `--`: `arena check-bot -- python3 my_bot.py`.
+    #[arg(last = true, required = true, value_name = "CMD")]
+    pub command: Vec<String>,
 }
 
-pub async fn run(
-    game: Option<Variant>,
-    command: &[String],
-    options: Options<'_>,
-) -> anyhow::Result<()> {
-    let Options {
-        time,
+pub async fn run(args: CheckBotArgs) -> anyhow::Result<()> {
+    let CheckBotArgs {
+        game,
+        startup_ms,
+        decision_ms,
         json,
         logs,
         sandbox,
-    } = options;
+        command,
+    } = args;
+    let time = TimeLimits {
+        startup_ms,
+        decision_ms,
+        bank_ms: 0,
+    };
+    let sandbox = sandbox_level(sandbox);
+    let logs = logs.as_deref();
+    let command = &command[..];
     let cwd = std::env::current_dir()?;
     let argv = bot_command::absolutize(command, &cwd);
     let work = tempfile::Builder::new()
@@ -79,7 +106,7 @@ pub async fn run(
     };
     // The verdict is the exit code, which scripts read even when they read only the first
     // line (`| head -1`): a closed stdout does not turn a failure into a success.
-    let printed = crate::output::print(&text);
+    let printed = arena::output::print(&text);
     if checks.iter().any(|c| c.outcome == Outcome::Fail) {
         return Err(Exit::new(
             ExitKind::ChecksFailed,

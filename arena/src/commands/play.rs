@@ -2,10 +2,45 @@
 
 use std::io;
 
-use crate::bot_command::{self, PathBase, SpecInput};
-use crate::cli::PlayArgs;
-use crate::exit::{Exit, ExitKind};
-use crate::play::{Console, PlayConfig, play};
+use arena::bot_command::{self, PathBase, SpecInput};
+use arena::exit::{Exit, ExitKind};
+use arena::play::{Console, PlayConfig, play};
+use clap::Args;
+use protocol::Variant;
+
+use super::shared_args::{SandboxArg, TableArgs, at_least_one, variant_parser};
+
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// The game.
+    #[arg(long, value_parser = variant_parser())]
+    pub game: Variant,
+    /// An opponent's command line, split like a shell would; once per bot.
+    #[arg(long = "bot", value_name = "CMD", required = true)]
+    pub bots: Vec<String>,
+    /// Number of hands, at least 1.
+    #[arg(long, default_value_t = 10, value_parser = at_least_one::<u64>)]
+    pub hands: u64,
+    /// Seed of the deals. Default: drawn from the operating system (printed at the end).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Your seat, counted from 1 as the game's messages count seats (seat 1 deals the first
+    /// hand).
+    #[arg(long, default_value_t = 1)]
+    pub seat: usize,
+    /// Time for a bot to start and answer hello (ms).
+    #[arg(long, default_value_t = 10_000, value_parser = at_least_one::<u64>)]
+    pub startup_ms: u64,
+    /// Time for each of a bot's decisions (ms); there is no time bank. You have no limit.
+    #[arg(long, default_value_t = 5000, value_parser = at_least_one::<u64>)]
+    pub decision_ms: u64,
+    /// Isolation of the bots, as for `arena match` (default: the strongest this machine
+    /// supports).
+    #[arg(long, value_name = "LEVEL")]
+    pub sandbox: Option<SandboxArg>,
+    #[command(flatten)]
+    pub table: TableArgs,
+}
 
 pub async fn run(args: PlayArgs) -> anyhow::Result<()> {
     let settings = args.table.settings(args.game);
@@ -45,7 +80,7 @@ pub async fn run(args: PlayArgs) -> anyhow::Result<()> {
         }
         argvs.push(bot_command::absolutize(&argv, &cwd));
     }
-    let sandbox = crate::cli::sandbox_level(args.sandbox);
+    let sandbox = super::shared_args::sandbox_level(args.sandbox);
     let names =
         bot_command::unique_names(argvs.iter().map(|a| bot_command::default_name(a)).collect());
     let bots = argvs
@@ -69,7 +104,7 @@ pub async fn run(args: PlayArgs) -> anyhow::Result<()> {
         hands: args.hands,
         seed: match args.seed {
             Some(seed) => seed,
-            None => crate::seeds::from_os()?,
+            None => arena::seeds::from_os()?,
         },
         seat: args.seat - 1,
         bots,
