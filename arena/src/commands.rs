@@ -51,15 +51,16 @@ pub enum Command {
     Tournament(tournament::TournamentArgs),
     /// Play at the terminal against bots.
     Play(play::PlayArgs),
-    /// Serve a contest people sign up to and upload bots to: runs `arena-server`, installed
-    /// next to this program (`cargo build --release --workspace` builds both). Its options:
-    /// `arena serve CONTEST.toml [--db URL] [--listen ADDR]`; see `arena serve --help`.
+    /// Serve a contest: accounts, bot uploads, the ladder and the final round robin. Runs
+    /// `arena-server`, installed next to this program (`cargo build --release --workspace`
+    /// builds both). Its options: `arena serve CONTEST.toml [--db URL] [--listen ADDR]
+    /// [--new-setup-link NAME]`; see `arena serve --help`.
     #[command(disable_help_flag = true)]
     Serve(serve::PassedOn),
     /// Play a contest's ladder matches on this machine, from the contest's database (shared
     /// with `arena serve` on another machine): runs `arena-worker`, installed next to this
-    /// program. Its options: `arena worker --db URL [--data DIR] [--jobs N]`; see
-    /// `arena worker --help`.
+    /// program. Its options: `arena worker --db URL [--data DIR] [--jobs N] [--name NAME]
+    /// [--drop-page-cache]`; see `arena worker --help`.
     #[command(disable_help_flag = true)]
     Worker(serve::PassedOn),
     /// Make an upload for the contest server from a bot's folder (a starter kit or your copy

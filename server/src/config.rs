@@ -182,8 +182,8 @@ pub struct Contest {
     pub final_round: FinalPolicy,
     pub accounts: AccountPolicy,
     pub http: HttpPolicy,
-    /// Uploads (and later replays) live here; the SQLite database too unless `--db` says
-    /// otherwise.
+    /// Uploads, builds, setup links and the final round robin live here; the SQLite database
+    /// too unless `--db` says otherwise (replays are stored in the database).
     pub data_dir: PathBuf,
     /// Not from the file: `arena-worker --drop-page-cache` (a machine's choice, not the
     /// contest's): the worker empties the page cache after every match (`worker.rs`).
