@@ -1,6 +1,9 @@
 //! Accounts apart from HTTP: password hashing, secrets (session ids, API and setup tokens),
-//! the roster and admin accounts made at start, and rate limits.
+//! the roster and admin accounts made at start, rate limits and the login lockout.
 
+pub mod backoff;
+pub mod device;
+pub mod login_guard;
 pub mod passwords;
 pub mod provision;
 pub mod ratelimit;

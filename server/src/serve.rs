@@ -9,6 +9,7 @@ use std::time::Duration;
 use anyhow::Context;
 use tokio_util::sync::CancellationToken;
 
+use crate::accounts::device::DeviceKey;
 use crate::accounts::provision::{provision, write_setup_tokens};
 use crate::config::Contest;
 use crate::ladder::build::Builder;
@@ -19,7 +20,7 @@ use crate::listen;
 use crate::storage::{Db, now_ms, sqlite_url};
 use crate::web::{self, AppState, Shared};
 
-/// What `arena-server` (later `arena serve`) is given.
+/// What `arena-server` (started as `arena serve`) is given.
 #[derive(Clone, Debug)]
 pub struct ServeOptions {
     pub contest: PathBuf,
@@ -72,7 +73,11 @@ pub async fn prepare(
     }
     let submissions = Submissions::of_contest(db.clone(), &contest)
         .with_context(|| format!("cannot prepare {}", data.join("uploads").display()))?;
-    Ok((AppState::new(Arc::new(contest), db, submissions), notes))
+    let key = DeviceKey::load_or_create(&data)?;
+    Ok((
+        AppState::with_device_key(Arc::new(contest), db, submissions, key),
+        notes,
+    ))
 }
 
 /// Gives an existing account a new one-time setup link (a student lost theirs, or forgot

@@ -12,6 +12,7 @@ pub mod final_logs;
 pub mod final_report;
 pub mod forms;
 pub mod html;
+pub mod known_device;
 pub mod leaderboard;
 pub mod pages;
 pub mod replay;
@@ -28,6 +29,8 @@ use axum::routing::{get, post};
 
 pub use error::WebError;
 
+use crate::accounts::device::DeviceKey;
+use crate::accounts::login_guard::LoginGuard;
 use crate::accounts::ratelimit::RateLimiter;
 use crate::config::Contest;
 use crate::ladder::final_round::FinalRound;
@@ -40,8 +43,11 @@ pub struct AppState {
     pub contest: Arc<Contest>,
     pub db: Db,
     pub submissions: Submissions,
-    /// Logins, sign-ups, setups and API token requests, per address and per account name.
+    /// Logins, sign-ups, setups and API token requests: every try, per address (a login from
+    /// a known device: per account, see `login_guard`).
     pub login_limiter: RateLimiter,
+    /// The login lockout: wrong passwords per address, per account and per known device.
+    pub login_guard: LoginGuard,
     /// Uploads, per address and per account (the hourly cap is in the database).
     pub upload_limiter: RateLimiter,
     /// The organizer's final round robin (a background task once started).
@@ -53,25 +59,64 @@ pub struct AppState {
 pub type Shared = Arc<AppState>;
 
 impl AppState {
+    /// The state with a device key of this process only (tests): known devices are
+    /// forgotten when it ends. The server's is [`AppState::with_device_key`].
     pub fn new(contest: Arc<Contest>, db: Db, submissions: Submissions) -> Shared {
-        // Logins: 10 tries at once, then one every 6 s: a person mistyping is never slowed,
-        // a guesser gets 10 a minute per account however many addresses it has. Uploads: 5
-        // at once, then one every 10 s (a build costs far more than a request).
-        AppState::with_limiters(
+        // Only tests and benchmarks build the state this way: the OS's random source failing
+        // there may stop them.
+        let key = DeviceKey::random().expect("the OS random source");
+        AppState::with_device_key(contest, db, submissions, key)
+    }
+
+    /// The state with the contest's limits and the server's device key (kept in its data
+    /// directory, so that devices stay known across restarts).
+    pub fn with_device_key(
+        contest: Arc<Contest>,
+        db: Db,
+        submissions: Submissions,
+        key: DeviceKey,
+    ) -> Shared {
+        // Logins: 10 tries at once, then one every 6 s per address: a person mistyping is
+        // never slowed; wrong passwords are slowed further by the lockout. Uploads: 5 at
+        // once, then one every 10 s (a build costs far more than a request).
+        AppState::with_parts(
             contest,
             db,
             submissions,
             RateLimiter::new(10, Duration::from_secs(6)),
             RateLimiter::new(5, Duration::from_secs(10)),
+            LoginGuard::new(key),
         )
     }
 
+    /// The state with other buckets for tries and uploads (tests that make many).
     pub fn with_limiters(
         contest: Arc<Contest>,
         db: Db,
         submissions: Submissions,
         login_limiter: RateLimiter,
         upload_limiter: RateLimiter,
+    ) -> Shared {
+        // As in `new`: tests and benchmarks only.
+        let key = DeviceKey::random().expect("the OS random source");
+        AppState::with_parts(
+            contest,
+            db,
+            submissions,
+            login_limiter,
+            upload_limiter,
+            LoginGuard::new(key),
+        )
+    }
+
+    /// The state from all its parts.
+    pub fn with_parts(
+        contest: Arc<Contest>,
+        db: Db,
+        submissions: Submissions,
+        login_limiter: RateLimiter,
+        upload_limiter: RateLimiter,
+        login_guard: LoginGuard,
     ) -> Shared {
         let final_round = Arc::new(FinalRound::new(db.clone(), contest.clone()));
         let board = board::BoardCache::new(board::MAX_AGE, contest.ladder.provisional);
@@ -80,6 +125,7 @@ impl AppState {
             db,
             submissions,
             login_limiter,
+            login_guard,
             upload_limiter,
             final_round,
             board,

@@ -428,44 +428,6 @@ async fn cross_site_forms_are_refused() {
     t.cleanup().await;
 }
 
-#[tokio::test]
-async fn logins_are_rate_limited_per_account() {
-    let t = common::TestDb::sqlite().await;
-    let app = app_on(&t, "").await;
-    app.register("alice").await;
-    let mut statuses = Vec::new();
-    for _ in 0..11 {
-        let a = app
-            .post_form(
-                "/login",
-                &[("name", "alice"), ("password", "guess-guess")],
-                None,
-                Some(ORIGIN),
-            )
-            .await;
-        statuses.push(a.status);
-        if a.status == StatusCode::TOO_MANY_REQUESTS {
-            assert!(a.headers.contains_key(header::RETRY_AFTER));
-        }
-    }
-    assert!(
-        statuses[..9].iter().all(|s| *s == StatusCode::UNAUTHORIZED),
-        "{statuses:?}"
-    );
-    assert_eq!(statuses[10], StatusCode::TOO_MANY_REQUESTS, "{statuses:?}");
-    // Even the right password waits now.
-    let a = app
-        .post_form(
-            "/login",
-            &[("name", "alice"), ("password", "pass-word-1")],
-            None,
-            Some(ORIGIN),
-        )
-        .await;
-    assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS);
-    t.cleanup().await;
-}
-
 on_both!(one_participant_cannot_read_anothers_code_or_logs, |t| {
     let app = app_on(t, "").await;
     app.register("alice").await;

@@ -90,7 +90,7 @@ impl Drop for Slot {
 
 /// The address a client is counted under: an IPv4 address (also when it arrives mapped into
 /// IPv6), or an IPv6 client's /64, the block one subscriber is usually given whole.
-fn address_key(ip: IpAddr) -> IpAddr {
+pub fn address_key(ip: IpAddr) -> IpAddr {
     match ip.to_canonical() {
         IpAddr::V6(v6) => {
             let s = v6.segments();

@@ -1,7 +1,8 @@
 //! The JSON API, for curl and scripts: bearer tokens only (see [`super::auth`]).
 //!
-//! - `POST /api/tokens` `{"name", "password", "label"}`: a new token (rate-limited like a
-//!   login).
+//! - `POST /api/tokens` `{"name", "password", "label"}`: a new token (under the lockout
+//!   like a login; sent with one of the account's tokens, or the known-device cookie it
+//!   sets, it passes the account's lockout).
 //! - `GET /api/me`, `GET /api/bots`: the account and its bots with their versions.
 //! - `POST /api/bots/NAME/versions` (multipart `file`, `language`): a new version.
 //! - `GET /api/bots/NAME/versions/N`: a version with its logs and file list;
@@ -9,12 +10,13 @@
 
 use axum::Json;
 use axum::extract::{Multipart, Path, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
 use super::auth::{ApiUser, ClientIp};
 use super::forms::read_upload;
+use super::known_device::{self, Accept};
 use super::pages::{authenticate, file_response, new_token, owned_version};
 use super::{Shared, WebError};
 use crate::storage::{Bot, Version};
@@ -98,12 +100,21 @@ pub struct TokenRequest {
 pub async fn create_token(
     State(state): State<Shared>,
     ClientIp(ip): ClientIp,
+    headers: HeaderMap,
     Json(request): Json<TokenRequest>,
 ) -> Result<Response, WebError> {
-    let user = authenticate(&state, &ip, &request.name, &request.password)
-        .await
-        .map_err(WebError::api)?
-        .ok_or_else(|| WebError::unauthorized("wrong name or password").api())?;
+    let accept = Accept::CookieOrBearer;
+    let user = authenticate(
+        &state,
+        &ip,
+        &headers,
+        accept,
+        &request.name,
+        &request.password,
+    )
+    .await
+    .map_err(WebError::api)?
+    .ok_or_else(|| WebError::unauthorized("wrong name or password").api())?;
     let label = if request.label.trim().is_empty() {
         "api"
     } else {
@@ -112,8 +123,11 @@ pub async fn create_token(
     let token = new_token(&state, &user, label)
         .await
         .map_err(WebError::api)?;
+    // A script keeping cookies is a known device at its next token request.
+    let device = known_device::set_cookie(&state, user.id).map_err(WebError::api)?;
     Ok((
         StatusCode::CREATED,
+        [(header::SET_COOKIE, device)],
         Json(serde_json::json!({ "token": token })),
     )
         .into_response())

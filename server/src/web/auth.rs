@@ -159,8 +159,11 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
-/// The client's address, from the socket (never from a header a client can write). Tests
-/// without a socket get "unknown", one shared bucket.
+/// The client's address, from the socket (never from a header a client can write), as the
+/// connection caps count it: an IPv6 client by its /64, the block one subscriber is usually
+/// given whole (else each of its 2^64 addresses would get limits of its own). Tests without
+/// a socket get "unknown", one shared bucket; tests of addresses insert the `ConnectInfo`
+/// the listener inserts.
 #[derive(Clone, Debug)]
 pub struct ClientIp(pub String);
 
@@ -172,10 +175,21 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
             parts
                 .extensions
                 .get::<ConnectInfo<SocketAddr>>()
-                .map(|c| c.0.ip().to_string())
+                .map(|c| crate::listen::caps::address_key(c.0.ip()).to_string())
                 .unwrap_or_else(|| "unknown".into()),
         ))
     }
+}
+
+/// A well-formed bearer token of the request, if any (nothing else is hashed or looked up).
+pub fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(header::AUTHORIZATION)?
+        .to_str()
+        .ok()?
+        .strip_prefix("Bearer ")
+        .map(str::trim)
+        .filter(|t| t.len() == 64 && t.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 /// The account behind an API request's bearer token.
@@ -188,16 +202,7 @@ impl FromRequestParts<Shared> for ApiUser {
     async fn from_request_parts(parts: &mut Parts, state: &Shared) -> Result<Self, WebError> {
         let missing =
             || WebError::unauthorized("send an API token: Authorization: Bearer TOKEN").api();
-        let value = parts
-            .headers
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .ok_or_else(missing)?;
-        let token = value
-            .strip_prefix("Bearer ")
-            .map(str::trim)
-            .filter(|t| t.len() == 64 && t.bytes().all(|b| b.is_ascii_hexdigit()))
-            .ok_or_else(missing)?;
+        let token = bearer(&parts.headers).ok_or_else(missing)?;
         match state.db.api_token_user(&secret_digest(token)).await {
             Ok(Some(user)) => Ok(ApiUser(user)),
             Ok(None) => Err(WebError::unauthorized("unknown or revoked API token").api()),

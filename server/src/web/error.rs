@@ -55,10 +55,7 @@ impl WebError {
     pub fn too_many(wait: Duration) -> WebError {
         let mut e = WebError::new(
             StatusCode::TOO_MANY_REQUESTS,
-            format!(
-                "too many attempts; try again in {} s",
-                wait.as_secs().max(1)
-            ),
+            format!("too many attempts; try again in {} s", whole_seconds(wait)),
         );
         e.retry_after = Some(wait);
         e
@@ -118,10 +115,17 @@ impl IntoResponse for WebError {
             (self.status, html::page("", title, None, &body)).into_response()
         };
         if let Some(wait) = self.retry_after
-            && let Ok(v) = HeaderValue::from_str(&wait.as_secs().max(1).to_string())
+            && let Ok(v) = HeaderValue::from_str(&whole_seconds(wait).to_string())
         {
             response.headers_mut().insert(header::RETRY_AFTER, v);
         }
         response
     }
+}
+
+/// A wait in whole seconds, rounded up (a client that waits what `Retry-After` says must not
+/// come back early), at least 1.
+fn whole_seconds(wait: Duration) -> u64 {
+    let up = u64::from(wait.subsec_nanos() > 0);
+    wait.as_secs().saturating_add(up).max(1)
 }

@@ -11,6 +11,7 @@ use serde::Deserialize;
 use super::auth::{self, ClientIp, Session};
 use super::forms::read_upload;
 use super::html::{self, Viewer, csrf_field, esc, notice};
+use super::known_device;
 use super::{Shared, WebError};
 use crate::accounts::passwords::{dummy_hash, hash_password_async, verify_password_async};
 use crate::accounts::roster::valid_display_name;
@@ -97,38 +98,46 @@ pub struct LoginForm {
     password: String,
 }
 
-/// Checks a name and password, with the rate limits; the account on success. Shared with the
-/// API's token request.
+/// Checks a name and password under the lockout (`accounts/login_guard.rs`); the account on
+/// success. Shared with the API's token request, which `accept`s an API token as a known
+/// client too.
 pub async fn authenticate(
     state: &Shared,
     ip: &str,
+    headers: &HeaderMap,
+    accept: known_device::Accept,
     name: &str,
     password: &str,
 ) -> Result<Option<User>, WebError> {
-    let ip_key = format!("ip:{ip}");
     // Only real login names become keys: arbitrary strings would let one client fill the
-    // limiter's memory with long keys.
+    // lockout's memory with long keys.
     let account_key = if valid_login_name(name) {
         format!("login:{name}")
     } else {
         "login:(invalid)".to_string()
     };
-    state
-        .login_limiter
-        .check_all(&[&ip_key, &account_key])
-        .map_err(WebError::too_many)?;
     let record = if valid_login_name(name) {
         state.db.login_record(name).await?
     } else {
         None
     };
+    let user_id = record.as_ref().map(|(user, _)| user.id);
+    let client = known_device::client(state, headers, ip, user_id, accept).await;
+    state
+        .login_guard
+        .admit(&state.login_limiter, &client, &account_key)
+        .map_err(WebError::too_many)?;
     let (user, hash) = match record {
         Some((user, Some(hash))) => (Some(user), hash),
         // Unknown name, or an account not set up yet: the same work and the same answer.
         _ => (None, dummy_hash().to_string()),
     };
     let ok = verify_password_async(password, &hash).await;
-    Ok(user.filter(|_| ok))
+    let user = user.filter(|_| ok);
+    state
+        .login_guard
+        .record(&client, &account_key, user.is_some());
+    Ok(user)
 }
 
 pub async fn login(
@@ -138,11 +147,9 @@ pub async fn login(
     Form(form): Form<LoginForm>,
 ) -> Result<Response, WebError> {
     auth::check_origin(&headers)?;
-    match authenticate(&state, &ip, &form.name, &form.password).await? {
-        Some(user) => {
-            let cookie = auth::start_session(&state, &user).await?;
-            Ok(redirect_with_cookie("/bots", cookie))
-        }
+    let accept = known_device::Accept::Cookie;
+    match authenticate(&state, &ip, &headers, accept, &form.name, &form.password).await? {
+        Some(user) => logged_in(&state, &user).await,
         None => Ok((
             StatusCode::UNAUTHORIZED,
             render(
@@ -154,6 +161,16 @@ pub async fn login(
         )
             .into_response()),
     }
+}
+
+/// Starts `user`'s session and makes this browser one of their known devices; on to "My
+/// bots".
+async fn logged_in(state: &Shared, user: &User) -> Result<Response, WebError> {
+    let session = auth::start_session(state, user).await?;
+    let device = known_device::set_cookie(state, user.id)?;
+    let mut response = redirect_with_cookie("/bots", session);
+    response.headers_mut().append(header::SET_COOKIE, device);
+    Ok(response)
 }
 
 fn register_body(message: &str, name: &str, display: &str) -> String {
@@ -255,10 +272,7 @@ pub async fn register(
         .create_user(name, display, Some(&hash), None, false)
         .await
     {
-        Ok(user) => {
-            let cookie = auth::start_session(&state, &user).await?;
-            Ok(redirect_with_cookie("/bots", cookie))
-        }
+        Ok(user) => logged_in(&state, &user).await,
         Err(StorageError::Conflict) => again("That name is taken."),
         Err(e) => Err(e.into()),
     }
@@ -355,8 +369,7 @@ pub async fn setup(
         .use_setup_token(&digest, &hash)
         .await?
         .ok_or_else(used_link)?;
-    let cookie = auth::start_session(&state, &user).await?;
-    Ok(redirect_with_cookie("/bots", cookie))
+    logged_in(&state, &user).await
 }
 
 #[derive(Deserialize)]
