@@ -11,8 +11,9 @@ mod report_page;
 mod template;
 
 pub use replay_page::{
-    BackLink, ReplayPageOptions, VIEWER_CSS, VIEWER_JS, live_page, replay_page, replay_title,
-    shared_replay_page, write_replay_page, write_shared_replay_page, write_shared_viewer,
+    BackLink, ReplayPageOptions, VIEWER_CSS, VIEWER_JS, ViewerLinks, linked_replay_page, live_page,
+    replay_page, replay_title, shared_replay_page, viewer_script, viewer_style, write_replay_page,
+    write_shared_replay_page, write_shared_viewer,
 };
 pub use report_page::{
     ReplaySelection, ReportData, ReportMatch, ReportSummary, TournamentInfo, parse_replays,

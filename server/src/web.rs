@@ -182,6 +182,10 @@ pub fn router(state: Shared) -> Router {
         .route("/tokens/{id}/revoke", post(pages::revoke_token))
         .route("/assets/common.css", get(common_css))
         .route("/assets/server.css", get(server_css))
+        // `replay::VIEWER_SCRIPT` and `VIEWER_STYLE`, written out: the client-mistakes test
+        // reads the routes from this file's literals.
+        .route("/assets/viewer.js", get(replay::viewer_script))
+        .route("/assets/viewer.css", get(replay::viewer_style))
         .route("/api/tokens", post(api::create_token))
         .route("/api/me", get(api::me))
         .route("/api/bots", get(api::my_bots))

@@ -10,7 +10,7 @@ use common::router::{Answer, HOST};
 
 use common::ladder::kit;
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::sync::Arc;
 
 use axum::Router;
@@ -347,42 +347,6 @@ on_both!(
     }
 );
 
-/// Decodes standard base64 (the report's embedded replays).
-fn base64(text: &str) -> Vec<u8> {
-    let value = |c: u8| match c {
-        b'A'..=b'Z' => c - b'A',
-        b'a'..=b'z' => c - b'a' + 26,
-        b'0'..=b'9' => c - b'0' + 52,
-        b'+' => 62,
-        b'/' => 63,
-        _ => panic!("not base64: {c}"),
-    };
-    let digits: Vec<u8> = text.bytes().filter(|&c| c != b'=').map(value).collect();
-    let mut out = Vec::new();
-    for chunk in digits.chunks(4) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, &d)| n | (u32::from(d) << (18 - 6 * i)));
-        for i in 0..chunk.len() - 1 {
-            out.push((n >> (16 - 8 * i)) as u8);
-        }
-    }
-    out
-}
-
-/// The replay lines embedded in a report's replay page.
-fn embedded_replay(page: &str) -> String {
-    let key = "\"replay_gzip_base64\":\"";
-    let start = page.find(key).expect("an embedded replay") + key.len();
-    let end = start + page[start..].find('"').unwrap();
-    let mut text = String::new();
-    flate2::read::GzDecoder::new(&base64(&page[start..end])[..])
-        .read_to_string(&mut text)
-        .unwrap();
-    text
-}
-
 /// Waits for the background final and checks how it ended.
 async fn finished(state: &Shared) -> Outcome {
     tokio::time::timeout(
@@ -538,7 +502,7 @@ on_both!(
         std::fs::write(&private, lines.join("\n") + "\n").unwrap();
         server::ladder::final_round::publish(&paths).unwrap();
         let page = s.get("/final/index_replays/match-000000.html", None).await;
-        let published = embedded_replay(&page.body);
+        let published = common::replay_page::replay_text(&page.body);
         assert!(published.contains("\"fault\":\"crashed\""), "{published}");
         assert!(!published.contains("SECRET-PLAN"), "{published}");
         assert_eq!(published.lines().count(), lines.len());
@@ -564,7 +528,9 @@ on_both!(
         let faulty = s.person(faulty).await;
         let own = s.get("/final-logs/0", Some(&faulty.cookie)).await;
         assert_eq!(own.status, 200, "{}", own.body);
-        assert!(own.body.contains("SECRET-PLAN in bot.py"), "{}", own.body);
+        let own_replay = common::replay_page::replay_text(&own.body);
+        assert!(own_replay.contains("SECRET-PLAN in bot.py"), "{own_replay}");
+        assert!(!own_replay.contains(&data), "{own_replay}");
         assert!(!own.body.contains(&data), "{}", own.body);
         assert_eq!(own.headers[header::CACHE_CONTROL], "private, no-store");
         let listed = s.get("/final-logs", Some(&faulty.cookie)).await;
@@ -578,7 +544,12 @@ on_both!(
         let other = s.person(other).await;
         let theirs = s.get("/final-logs/0", Some(&other.cookie)).await;
         assert_eq!(theirs.status, 200);
-        assert!(!theirs.body.contains("SECRET-PLAN"));
+        let their_replay = common::replay_page::replay_text(&theirs.body);
+        assert!(
+            their_replay.contains("\"type\":\"result\""),
+            "{their_replay}"
+        );
+        assert!(!their_replay.contains("SECRET-PLAN"), "{their_replay}");
         let outsider = s.person(outsider).await;
         assert_eq!(
             s.get("/final-logs/0", Some(&outsider.cookie)).await.status,
@@ -589,10 +560,10 @@ on_both!(
             404
         );
         assert!(
-            s.get("/final-logs/0", Some(&admin.cookie))
-                .await
-                .body
-                .contains("SECRET-PLAN")
+            common::replay_page::replay_text(
+                &s.get("/final-logs/0", Some(&admin.cookie)).await.body
+            )
+            .contains("SECRET-PLAN")
         );
         assert_eq!(
             s.get("/final-logs/0", None).await.status,

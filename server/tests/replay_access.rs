@@ -27,7 +27,8 @@ async fn login(l: &Ladder, user: &str) -> String {
     format!("arena_session={id}")
 }
 
-/// GET `uri` from `router` with an optional cookie: status, Cache-Control, body.
+/// GET `uri` from `router` with an optional cookie: status, Cache-Control, and the body: a
+/// replay page's embedded replay (its JSON lines, decompressed), whatever else otherwise.
 async fn get(router: axum::Router, uri: &str, cookie: Option<&str>) -> (u16, String, String) {
     let a = common::router::get(&router, uri, cookie).await;
     let cache = a
@@ -35,7 +36,17 @@ async fn get(router: axum::Router, uri: &str, cookie: Option<&str>) -> (u16, Str
         .get("cache-control")
         .map(|v| v.to_str().unwrap().to_string())
         .unwrap_or_default();
-    (a.status.as_u16(), cache, a.body)
+    if a.status != 200 {
+        return (a.status.as_u16(), cache, a.body);
+    }
+    // Nothing but the compressed data may carry a line of the replay.
+    assert!(
+        !a.body.contains(SECRET),
+        "stderr outside the compressed data"
+    );
+    let replay = common::replay_page::replay_text(&a.body);
+    assert!(replay.contains("\"type\":\"result\""), "{replay}");
+    (a.status.as_u16(), cache, replay)
 }
 
 on_both!(a_bots_stderr_is_shown_to_its_owner_only, |t| {

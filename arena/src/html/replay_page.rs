@@ -5,8 +5,9 @@
 //! A report's replay pages share one viewer instead: each page links `viewer.css` and
 //! `viewer.js` beside it (written once per report), and embeds its replay file's lines gzipped
 //! and base64-encoded (`replay_gzip_base64` in the same JSON element), which the viewer
-//! decompresses in the browser. Either way the script interprets the records in the browser;
-//! nothing is fetched from the network.
+//! decompresses in the browser. A contest server's replay pages are made the same way from
+//! records ([`linked_replay_page`]), linking the viewer where the server serves it. Either way
+//! the script interprets the records in the browser; nothing is fetched from the network.
 
 use std::path::Path;
 
@@ -26,6 +27,22 @@ const REPLAY_JS: &str = include_str!("../../assets/replay.js");
 /// The shared viewer's files, in the folder of a report's replay pages.
 pub const VIEWER_JS: &str = "viewer.js";
 pub const VIEWER_CSS: &str = "viewer.css";
+
+/// Where a page that does not inline the viewer finds its script and styles (URLs, as
+/// written in the page's `src` and `href`; escaped there).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ViewerLinks<'a> {
+    pub script: &'a str,
+    pub style: &'a str,
+}
+
+impl ViewerLinks<'static> {
+    /// A report's: the files beside the page ([`write_shared_viewer`]).
+    pub const BESIDE: ViewerLinks<'static> = ViewerLinks {
+        script: VIEWER_JS,
+        style: VIEWER_CSS,
+    };
+}
 
 /// A link shown at the top of a replay page (e.g. back to the tournament report).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -68,12 +85,14 @@ pub fn replay_title(header: &Header) -> String {
     format!("{}: {bots} (seed {})", header.settings.variant, header.seed)
 }
 
-/// The viewer script as one file: exact JSON parsing, then the viewer.
-fn viewer_script() -> String {
+/// The viewer script as one file: exact JSON parsing, then the viewer (what a page linking
+/// it through [`ViewerLinks`] must find there).
+pub fn viewer_script() -> String {
     format!("{EXACT_JSON_JS}\n{REPLAY_JS}")
 }
 
-fn viewer_style() -> String {
+/// The viewer's styles as one file.
+pub fn viewer_style() -> String {
     format!("{COMMON_CSS}\n{REPLAY_CSS}")
 }
 
@@ -221,6 +240,37 @@ pub fn shared_replay_page(
     let Some(header) = header else {
         bail!("not a replay: the first record is not a header");
     };
+    compressed_page(&header, &lines, options, ViewerLinks::BESIDE)
+}
+
+/// A replay page linking the viewer at `links` and embedding `records` as JSON lines,
+/// compressed, as a report's replay pages do (a contest server's: the records' JSON is ten
+/// times the size of its gzip, and the viewer is served once for every page). The records
+/// must start with a header.
+pub fn linked_replay_page(
+    records: &[Record],
+    options: &ReplayPageOptions,
+    links: ViewerLinks,
+) -> anyhow::Result<String> {
+    let header = header_of(records)?;
+    let mut lines = String::new();
+    for record in records {
+        let mut record = record.clone();
+        annotate_record(&header.settings, &mut record);
+        lines.push_str(&serde_json::to_string(&record)?);
+        lines.push('\n');
+    }
+    compressed_page(header, &lines, options, links)
+}
+
+/// The page of a replay's `lines` (JSON lines, annotated), gzipped and base64-encoded in its
+/// data element, with the viewer linked at `links`.
+fn compressed_page(
+    header: &Header,
+    lines: &str,
+    options: &ReplayPageOptions,
+    links: ViewerLinks,
+) -> anyhow::Result<String> {
     let data = PageData {
         source: options.source.as_deref(),
         back: options.back.as_ref(),
@@ -228,9 +278,12 @@ pub fn shared_replay_page(
         replay_gzip_base64: Some(gzip_base64(lines.as_bytes())),
     };
     fill_page(
-        &header,
-        &format!(r#"<link rel="stylesheet" href="{VIEWER_CSS}">"#),
-        &format!(r#"<script src="{VIEWER_JS}"></script>"#),
+        header,
+        &format!(
+            r#"<link rel="stylesheet" href="{}">"#,
+            escape_html(links.style)
+        ),
+        &format!(r#"<script src="{}"></script>"#, escape_html(links.script)),
         &data,
     )
 }
@@ -430,6 +483,47 @@ mod tests {
         let dealt: serde_json::Value = serde_json::from_str(embedded[1]).unwrap();
         assert_eq!(dealt["wild"], "5s");
         assert_eq!(dealt["cards"], serde_json::json!(["Kh", "Kd", "5s"]));
+    }
+
+    #[test]
+    fn a_linked_page_embeds_the_records_compressed_and_links_the_viewer_where_told() {
+        let mut head = header(&["alpha", "</script>"]);
+        if let Record::Header(h) = &mut head {
+            h.settings = Settings::new(Variant::LallanKallan);
+        }
+        let deal = serde_json::json!({"event": "dealt", "seat": 0, "cards": ["Kh", "Kd", "5s"]});
+        let records = vec![head.clone(), event(0, deal)];
+        let links = ViewerLinks {
+            script: "/assets/viewer.js?a&b",
+            style: "/assets/viewer.css",
+        };
+        let page = linked_replay_page(&records, &ReplayPageOptions::default(), links).unwrap();
+        assert!(page.contains(r#"<script src="/assets/viewer.js?a&amp;b"></script>"#));
+        assert!(page.contains(r#"<link rel="stylesheet" href="/assets/viewer.css">"#));
+        assert!(!page.contains("function buildMatch"));
+        assert_eq!(
+            page.matches("</script>").count(),
+            2,
+            "names stay in the data"
+        );
+        let data = embedded_json(&page);
+        assert!(data.get("records").is_none());
+        let embedded =
+            super::super::compress::gunzip_base64(data["replay_gzip_base64"].as_str().unwrap());
+        let embedded: Vec<Record> = embedded
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(embedded.len(), 2);
+        assert_eq!(embedded[0], head);
+        // Annotated as the inline page's records are: the deal names its wild card.
+        let Record::Event { event, .. } = &embedded[1] else {
+            panic!("{:?}", embedded[1]);
+        };
+        assert_eq!(event["wild"], "5s");
+        let err =
+            linked_replay_page(&records[1..], &ReplayPageOptions::default(), links).unwrap_err();
+        assert!(err.to_string().contains("header"), "{err}");
     }
 
     #[test]

@@ -133,16 +133,7 @@ pub async fn match_page(
         let text = LogPaths::of_data_dir(&data_dir).apply(&text);
         let mut records = arena::replay::parse(&text, &file.to_string_lossy())?;
         keep_stderr_of(&mut records, |seat| seats.contains(&seat));
-        arena::html::replay_page(
-            &records,
-            &arena::html::ReplayPageOptions {
-                source: None,
-                back: Some(arena::html::BackLink {
-                    href: "/final-logs".to_string(),
-                    label: "Your final matches".to_string(),
-                }),
-            },
-        )
+        super::replay::viewer_page(&records, ("/final-logs", "Your final matches"))
     })
     .await
     .map_err(WebError::internal)?;

@@ -5,17 +5,74 @@
 //! each decision's lines) is its owner's alone: a log may hold a strategy. So the page is
 //! cut to its viewer: everyone sees the moves, a logged-in owner also their own bot's lines,
 //! an admin every bot's.
+//!
+//! The page is made as a report's replay pages are: the records gzipped in it, the arena's
+//! viewer script and styles linked from `/assets/` (served once, then cached) rather than
+//! inlined in every page. A 60-hand match with a bot's stderr at every decision: 15 KB,
+//! where the records inline with the viewer made 241 KB (`tests/replay_page.rs`).
 
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 
 use super::{Shared, WebError, auth};
+use arena::html::{BackLink, ReplayPageOptions, ViewerLinks};
 use arena::replay::Record;
 
-/// The replay viewer's CSP: one page with inline script and style; no request leaves it.
-pub const CSP: &str = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; \
+/// Where the pages find the arena's viewer (routes of [`super::router`]).
+pub const VIEWER_SCRIPT: &str = "/assets/viewer.js";
+pub const VIEWER_STYLE: &str = "/assets/viewer.css";
+
+/// The replay viewer's CSP: its script from this site (no inline script), its styles from
+/// this site and inline (the viewer sets some), images from data URLs; no request leaves it.
+/// `'self'` runs no participant's code: uploaded files are served only to their owner, as
+/// text, with `nosniff`, which browsers refuse to run as a script.
+pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
      img-src data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+/// The page of `records` in the arena's viewer, with a link back to `back` (`href`, label).
+pub fn viewer_page(records: &[Record], back: (&str, &str)) -> anyhow::Result<String> {
+    arena::html::linked_replay_page(
+        records,
+        &ReplayPageOptions {
+            source: None,
+            back: Some(BackLink {
+                href: back.0.to_string(),
+                label: back.1.to_string(),
+            }),
+        },
+        ViewerLinks {
+            script: VIEWER_SCRIPT,
+            style: VIEWER_STYLE,
+        },
+    )
+}
+
+/// The viewer's script, made once.
+pub async fn viewer_script() -> Response {
+    static SCRIPT: std::sync::LazyLock<String> =
+        std::sync::LazyLock::new(arena::html::viewer_script);
+    asset("text/javascript; charset=utf-8", SCRIPT.as_str())
+}
+
+/// The viewer's styles, made once.
+pub async fn viewer_style() -> Response {
+    static STYLE: std::sync::LazyLock<String> = std::sync::LazyLock::new(arena::html::viewer_style);
+    asset("text/css; charset=utf-8", STYLE.as_str())
+}
+
+fn asset(content_type: &'static str, text: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, content_type),
+            // As the site's CSS: an hour, so that a new server's viewer reaches every reader
+            // soon.
+            (header::CACHE_CONTROL, "public, max-age=3600"),
+        ],
+        text,
+    )
+        .into_response()
+}
 
 /// The viewer's page. Its own CSP: the arena's viewer is one page with inline script and
 /// style (no request leaves it: connect, images and frames stay off).
@@ -43,16 +100,7 @@ pub async fn page(
     let page = tokio::task::spawn_blocking(move || -> anyhow::Result<String> {
         let mut records = records_of(&gz)?;
         keep_stderr_of(&mut records, |seat| admin || own_seats.contains(&seat));
-        arena::html::replay_page(
-            &records,
-            &arena::html::ReplayPageOptions {
-                source: None,
-                back: Some(arena::html::BackLink {
-                    href: "/leaderboard".to_string(),
-                    label: "Leaderboard".to_string(),
-                }),
-            },
-        )
+        viewer_page(&records, ("/leaderboard", "Leaderboard"))
     })
     .await
     .map_err(WebError::internal)?;

@@ -17,7 +17,8 @@
 // * that replay link opens the arena's viewer under the replay's own CSP: the seats are named
 //   as stored, every seat's three cards are dealt, the steps advance and go back with the
 //   buttons and the keyboard, the chip totals at the end equal the stored result, the faults
-//   are shown, and the bot's stderr is nowhere in the page (the served HTML included);
+//   are shown, and the bot's stderr is nowhere in the page (the served HTML and the replay
+//   embedded in it, gzipped, included);
 // * the forms work from a real browser (its Origin header, the form token): a new account
 //   signs up, uploads a bot, sees its version and file, logs out and logs in again;
 // * no page logs a console error, throws, breaks its CSP or asks another origin for anything.
@@ -288,7 +289,9 @@ async function checkReplay(page, id) {
   const url = '/matches/' + id + '/replay';
   const response = await follow(page, 'main table.list a[href="' + url + '"]', url);
   const csp = response.headers()['content-security-policy'] || '';
-  assert.ok(csp.includes("default-src 'none'") && csp.includes("script-src 'unsafe-inline'"), 'the replay CSP: ' + csp);
+  // The viewer's script comes from this site (/assets/viewer.js), none is inline.
+  assert.ok(csp.includes("default-src 'none'") && csp.includes("script-src 'self';"), 'the replay CSP: ' + csp);
+  assert.ok(!/script-src[^;]*unsafe-inline/.test(csp), 'no inline script in the replay CSP: ' + csp);
   await page.waitForSelector('body[data-ready="true"]', { state: 'attached', timeout: 10000 });
   assert.equal(await page.locator('[data-testid="error"]').count(), 0, 'the viewer shows an error');
 
@@ -296,25 +299,24 @@ async function checkReplay(page, id) {
   const names = await page.$$eval('[data-testid="seat-name"]', (n) => n.map((x) => x.textContent));
   assert.deepEqual(names, m.seats, 'seat names');
 
-  // Steps: buttons and keys.
+  // Steps: buttons and keys. A hand opens on its deal (the last card dealt: every seat's
+  // cards on the table), as the arena's viewer opens every hand.
   await page.selectOption('[data-testid="view-select"]', 'all');
-  // A hand opens on its deal: the last `dealt` step, every seat's cards on the table.
   let at = await position(page);
+  const opened = at.step;
   assert.equal(at.hand, 0, 'opens on the first hand');
-  assert.ok(at.step > 0, 'opens past the hand\'s start, on its deal: ' + JSON.stringify(at));
+  assert.ok(opened > 0, 'opens after the hand\'s start, on its deal: ' + JSON.stringify(at));
   assert.equal(await currentKind(page), 'dealt', 'opens on the deal');
-  (await cards(page)).forEach((c, seat) => assert.equal(c.length, 3, 'seat ' + (seat + 1) + ' has its cards as the page opens'));
-  await key(page, 'Home');
-  assert.deepEqual(await position(page), { hand: 0, step: 0 }, 'Home goes to the first step of the hand');
+  assert.ok((await cards(page)).every((c) => c.length === 3), 'every seat has its cards as the page opens');
   await page.click('[data-testid="step-next"]');
-  assert.deepEqual(await position(page), { hand: 0, step: 1 }, 'the next-step button');
+  assert.deepEqual(await position(page), { hand: 0, step: opened + 1 }, 'the next-step button');
   await key(page, 'ArrowRight');
-  assert.deepEqual(await position(page), { hand: 0, step: 2 }, 'ArrowRight');
+  assert.deepEqual(await position(page), { hand: 0, step: opened + 2 }, 'ArrowRight');
   await key(page, 'ArrowLeft');
-  assert.deepEqual(await position(page), { hand: 0, step: 1 }, 'ArrowLeft');
+  assert.deepEqual(await position(page), { hand: 0, step: opened + 1 }, 'ArrowLeft');
   await key(page, 'End');
   at = await position(page);
-  assert.ok(at.hand === 0 && at.step > 2, 'End goes to the end of the hand: ' + JSON.stringify(at));
+  assert.ok(at.hand === 0 && at.step > opened + 2, 'End goes to the end of the hand: ' + JSON.stringify(at));
   // The hands: three cards a seat, all different.
   const dealt = await cards(page);
   assert.equal(dealt.length, 2);
@@ -324,11 +326,11 @@ async function checkReplay(page, id) {
   });
   assert.equal(new Set(dealt.flat()).size, 6, 'six different cards: ' + JSON.stringify(dealt));
   await key(page, ']');
-  assert.equal((await position(page)).hand, 1, '] goes to the next hand');
+  at = await position(page);
+  assert.ok(at.hand === 1 && at.step > 0, '] goes to the next hand, on its deal: ' + JSON.stringify(at));
   assert.equal(await currentKind(page), 'dealt', '] opens the hand on its deal');
   await page.click('[data-testid="hand-prev"]');
-  assert.equal((await position(page)).hand, 0, 'the previous-hand button');
-  assert.equal(await currentKind(page), 'dealt', 'the previous-hand button opens the hand on its deal');
+  assert.deepEqual(await position(page), { hand: 0, step: opened }, 'the previous-hand button, back to the deal');
 
   // The faults: shown in their hands, without the bot's stderr.
   assert.ok(m.fault_hands.length > 0, 'the chosen match has faults');
@@ -358,7 +360,14 @@ async function checkReplay(page, id) {
   // No stderr anywhere: not in the rendered page, not in the HTML served to anyone.
   const text = await page.evaluate(() => document.body.innerText);
   const html = await (await fetch(origin + url)).text();
-  for (const [what, content] of [['the page', text], ['the served HTML', html], ['the DOM', await page.content()]]) {
+  // The replay travels gzipped in the page: inflated as the viewer inflates it.
+  const embedded = await page.evaluate(async () => {
+    const data = JSON.parse(document.getElementById('replay-data').textContent);
+    const bytes = Uint8Array.from(atob(data.replay_gzip_base64), (c) => c.charCodeAt(0));
+    return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
+  });
+  assert.ok(embedded.includes('"type":"result"'), 'the page embeds the whole replay');
+  for (const [what, content] of [['the page', text], ['the served HTML', html], ['the embedded replay', embedded], ['the DOM', await page.content()]]) {
     assert.ok(!content.includes(expected.secret), what + ' shows the bot\'s stderr');
     assert.ok(!content.includes('Traceback'), what + ' shows a traceback');
   }

@@ -85,12 +85,22 @@ pub async fn ladder(t: &super::TestDb, lease_seconds: u64) -> Ladder {
     ladder_of(t, lease_seconds, &bots).await
 }
 
-/// A ladder of `bots`, every one built and ready.
+/// A ladder of `bots`, every one built and ready; matches of 6 hands.
 pub async fn ladder_of(t: &super::TestDb, lease_seconds: u64, bots: &[Entry]) -> Ladder {
+    ladder_with_hands(t, lease_seconds, 6, bots).await
+}
+
+/// A ladder of `bots`, every one built and ready; matches of `hands` hands.
+pub async fn ladder_with_hands(
+    t: &super::TestDb,
+    lease_seconds: u64,
+    hands: u64,
+    bots: &[Entry],
+) -> Ladder {
     let dir = tempfile::tempdir().unwrap();
     let text = format!(
         "game = \"classic\"\nlanguages = [\"python\"]\n[storage]\ndata_dir = \"{}\"\n\
-         [ladder]\nhands_per_match = 6\nlease_seconds = {lease_seconds}\nworkers = 1\n\
+         [ladder]\nhands_per_match = {hands}\nlease_seconds = {lease_seconds}\nworkers = 1\n\
          [time]\nstartup_ms = 4000\n",
         dir.path().join("data").display()
     );

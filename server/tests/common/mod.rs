@@ -6,6 +6,7 @@
 
 pub mod binaries;
 pub mod ladder;
+pub mod replay_page;
 pub mod router;
 
 use server::storage::{Db, sqlite_url};
