@@ -45,7 +45,10 @@ pub enum Finish {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Standing {
     pub bot: String,
+    /// The owner's login name.
     pub owner: String,
+    /// The name the owner chose to be shown by (their login name unless they gave one).
+    pub owner_display: String,
     pub version: i64,
     pub rating: f64,
     pub deviation: f64,
@@ -523,7 +526,8 @@ impl Db {
     /// The ready versions by rating (best first), with their owners.
     pub async fn leaderboard(&self) -> Result<Vec<Standing>> {
         let rows = sqlx::query(
-            "SELECT b.name AS bot, u.name AS owner, v.number AS number, \
+            "SELECT b.name AS bot, u.name AS owner, u.display_name AS owner_display, \
+             v.number AS number, \
              COALESCE(r.rating, $1) AS rating, COALESCE(r.deviation, $2) AS deviation, \
              COALESCE(r.games, 0) AS games, r.last_played_at AS last_played_at \
              FROM bot_versions v JOIN bots b ON b.id = v.bot_id JOIN users u ON u.id = b.owner_id \
@@ -539,6 +543,7 @@ impl Db {
                 Ok(Standing {
                     bot: row.try_get("bot")?,
                     owner: row.try_get("owner")?,
+                    owner_display: row.try_get("owner_display")?,
                     version: row.try_get("number")?,
                     rating: row.try_get("rating")?,
                     deviation: row.try_get("deviation")?,

@@ -24,7 +24,10 @@ struct Row {
     /// From 1, settled ratings only; `None` for a provisional one (listed after them).
     rank: Option<usize>,
     bot: String,
+    /// The owner's login name.
     owner: String,
+    /// The name the owner chose to be shown by.
+    owner_display_name: String,
     version: i64,
     rating: f64,
     deviation: f64,
@@ -48,6 +51,7 @@ fn rows(standings: &[Standing], rule: ProvisionalRule) -> Vec<Row> {
         rank,
         bot: s.bot.clone(),
         owner: s.owner.clone(),
+        owner_display_name: s.owner_display.clone(),
         version: s.version,
         rating: round1(s.rating),
         deviation: round1(s.deviation),
@@ -122,7 +126,7 @@ fn table(rows: &[Row]) -> String {
             esc(&r.bot),
             esc(&r.bot),
             r.version,
-            esc(&r.owner),
+            html::person(&r.owner, &r.owner_display_name),
             r.rating,
             2.0 * r.deviation,
             r.games,
@@ -177,6 +181,7 @@ mod tests {
         Standing {
             bot: bot.into(),
             owner: format!("{bot}-owner"),
+            owner_display: format!("{bot}'s <owner>"),
             version: 1,
             rating,
             deviation,
@@ -240,6 +245,14 @@ mod tests {
             "{t}"
         );
         assert_eq!(t.matches(">provisional</span>").count(), 2, "{t}");
+        // Owners by their display names, escaped, their login names beside them.
+        assert!(
+            t.contains(
+                "<td>steady&#39;s &lt;owner&gt; <span class=\"muted login\">(steady-owner)</span></td>"
+            ),
+            "{t}"
+        );
+        assert_eq!(rows[0]["owner_display_name"], "steady's <owner>");
     }
 
     #[test]

@@ -127,8 +127,14 @@ fn replay_url(m: &PlayedMatch) -> Option<String> {
         .then(|| format!("/matches/{}/replay", m.match_id))
 }
 
-/// The bot named in the path, its owner's name and its record, or 404.
-async fn load(state: &Shared, name: &str) -> Result<(Bot, String, BotRecord), WebError> {
+/// A bot's owner: login name and display name.
+struct Owner {
+    name: String,
+    display_name: String,
+}
+
+/// The bot named in the path, its owner and its record, or 404.
+async fn load(state: &Shared, name: &str) -> Result<(Bot, Owner, BotRecord), WebError> {
     let Some(bot) = state.db.bot_by_name(name).await? else {
         return Err(WebError::not_found());
     };
@@ -136,8 +142,14 @@ async fn load(state: &Shared, name: &str) -> Result<(Bot, String, BotRecord), We
         .db
         .user_by_id(bot.owner_id)
         .await?
-        .map(|u| u.name)
-        .unwrap_or_default();
+        .map(|u| Owner {
+            name: u.name,
+            display_name: u.display_name,
+        })
+        .unwrap_or(Owner {
+            name: String::new(),
+            display_name: String::new(),
+        });
     let record = state.db.bot_record(bot.id).await?;
     Ok((bot, owner, record))
 }
@@ -163,7 +175,8 @@ pub async fn api(
         .collect();
     Ok(Json(serde_json::json!({
         "bot": bot.name,
-        "owner": owner,
+        "owner": owner.name,
+        "owner_display_name": owner.display_name,
         "versions": versions_json(&record, state.contest.ladder.provisional),
         "crosstable_scope": CROSSTABLE_SCOPE,
         "crosstable": crosstable_json(&record),
@@ -282,7 +295,7 @@ pub async fn page(
     let name = esc(&bot.name);
     let body = format!(
         "<section class=\"panel\"><h2>{name}</h2>\
-         <p>By {owner} · <a href=\"/leaderboard\">The leaderboard</a> · \
+         <p id=\"owner\">By {owner} · <a href=\"/leaderboard\">The leaderboard</a> · \
          <a href=\"/api/leaderboard/{name}\">as JSON</a></p>\
          <p class=\"muted\">Only rated duplicate pairs count below: the same deals played \
          twice with the seats swapped, won by the bot with more chips over both matches, \
@@ -315,7 +328,7 @@ pub async fn page(
          <li>Opponent: the other bot.</li>\
          <li>Chips: this bot's net chips / the opponent's.</li>\
          <li>The last column opens the match in the replay viewer.</li></ul></section>",
-        owner = esc(&owner),
+        owner = html::person(&owner.name, &owner.display_name),
         rule = esc(&state.contest.ladder.provisional.describe()),
         versions = versions_table(&record, state.contest.ladder.provisional),
         scope = esc(CROSSTABLE_SCOPE),

@@ -48,6 +48,20 @@ pub fn page(contest: &str, title: &str, viewer: Option<Viewer<'_>>, body: &str) 
     ))
 }
 
+/// A person as the pages show them: the display name they chose, then their login name
+/// when it differs (names are unique, display names need not be), both escaped.
+pub fn person(login: &str, display: &str) -> String {
+    if display.is_empty() || display == login {
+        esc(login)
+    } else {
+        format!(
+            "{} <span class=\"muted login\">({})</span>",
+            esc(display),
+            esc(login)
+        )
+    }
+}
+
 /// The hidden form field carrying the session's CSRF token.
 pub fn csrf_field(token: &str) -> String {
     format!(

@@ -417,7 +417,12 @@ async fn my_bots_body(
     let mut body = String::new();
     body.push_str(&notice(message));
     body.push_str(&super::final_report::contest_notice(state).await);
-    body.push_str("<section class=\"panel\"><h2>My bots</h2>");
+    body.push_str(&format!(
+        "<section class=\"panel\"><h2>My bots</h2>\
+         <p id=\"account\">Signed in as {}; others see you by that name on the leaderboard \
+         and your bots' pages.</p>",
+        html::person(&user.name, &user.display_name)
+    ));
     if bots.is_empty() {
         body.push_str("<p class=\"muted\">No bot yet: upload one below.</p>");
     }
