@@ -284,3 +284,41 @@ fn logs_written_to_a_file_are_plain_text() {
         "an escape code in the worker's log:\n{text}"
     );
 }
+
+/// Both binaries' `--help` describe them as they are: every option they list is in this
+/// package's README, and nothing is promised for "later" (the server's help once said
+/// "(later) the ladder" long after the ladder came).
+#[test]
+fn the_help_texts_are_current_and_documented() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    for (binary, does) in [
+        (
+            env!("CARGO_BIN_EXE_arena-server"),
+            "accounts, bot uploads, the ladder and the final round robin",
+        ),
+        (env!("CARGO_BIN_EXE_arena-worker"), "Plays ladder matches"),
+    ] {
+        let out = Command::new(binary).arg("--help").output().unwrap();
+        assert!(out.status.success(), "{binary}");
+        let help = String::from_utf8(out.stdout).unwrap();
+        assert!(help.contains(does), "{binary}: {help}");
+        assert!(!help.to_lowercase().contains("later"), "{binary}: {help}");
+        let options: Vec<&str> = help
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .filter(|w| w.starts_with("--") && w.len() > 2)
+            .filter(|w| !["--help", "--version"].contains(w))
+            .collect();
+        assert!(options.len() >= 3, "{binary}: {options:?}");
+        for option in options {
+            // The whole option, not the start of a longer one.
+            let named = readme.match_indices(option).any(|(at, _)| {
+                readme[at + option.len()..]
+                    .chars()
+                    .next()
+                    .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '-'))
+            });
+            assert!(named, "{binary}: {option} is not in server/README.md");
+        }
+    }
+}
