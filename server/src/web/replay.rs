@@ -1,4 +1,5 @@
-//! A ladder match's replay page (`/matches/ID/replay`): the arena's self-contained viewer.
+//! A ladder match's replay page (`/matches/ID/replay`) in the arena's viewer, and the
+//! viewer's files it links.
 //!
 //! The game is public (unless the contest says `[ladder] public_replays = false`: then only
 //! the owners of the match's bots and admins see it); a bot's stderr (a fault's last lines,
