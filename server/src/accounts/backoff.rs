@@ -63,10 +63,6 @@ impl Backoff {
         }
     }
 
-    pub fn policy(&self) -> BackoffPolicy {
-        self.policy
-    }
-
     /// How long `key` must still wait before its next try at `now` (`None`: it may try).
     pub fn wait_at(&self, key: &str, now: Instant) -> Option<Duration> {
         let entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());

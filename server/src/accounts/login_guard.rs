@@ -80,20 +80,11 @@ pub struct LoginGuard {
 
 impl LoginGuard {
     pub fn new(key: DeviceKey) -> LoginGuard {
-        LoginGuard::with_policies(key, ADDRESS_POLICY, ACCOUNT_POLICY, DEVICE_POLICY)
-    }
-
-    pub fn with_policies(
-        key: DeviceKey,
-        address: BackoffPolicy,
-        account: BackoffPolicy,
-        device: BackoffPolicy,
-    ) -> LoginGuard {
         LoginGuard {
             key,
-            addresses: Backoff::new(address),
-            accounts: Backoff::new(account),
-            devices: Backoff::new(device),
+            addresses: Backoff::new(ADDRESS_POLICY),
+            accounts: Backoff::new(ACCOUNT_POLICY),
+            devices: Backoff::new(DEVICE_POLICY),
         }
     }
 
