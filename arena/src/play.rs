@@ -19,7 +19,7 @@ use rules::{Card, Event, Hand};
 use crate::bot::BotSpec;
 use crate::referee::mix_draw::MixDraws;
 use crate::referee::{Connection, fallback};
-use crate::replay::{Names, annotate, describe_event, describe_value};
+use crate::replay::{DisplayFacts, Names, describe_event, describe_value};
 
 /// The person's side of the table: where input comes from and output goes.
 pub struct Console<R, W> {
@@ -433,15 +433,14 @@ fn show_events<W: Write>(
                 });
             }
         }
-        let mut mine =
-            serde_json::to_value(event.for_seat(viewer.me, blind_start)).expect("events serialize");
+        let mine = event.for_seat(viewer.me, blind_start);
         // The wild card from the deal on, and both values at a sideshow the person was in.
-        annotate(viewer.settings, &mut mine);
+        let facts = DisplayFacts::of(viewer.settings, &mine);
         let names = Names {
             names: viewer.names,
             you: Some(viewer.me),
         };
-        let line = describe_event(hand, &mine, &names);
+        let line = describe_event(hand, &mine, &facts, &names);
         if !line.is_empty() {
             writeln!(out, "{}", line.trim_start_matches('\n'))?;
         }
@@ -470,7 +469,7 @@ fn ask_person<R: BufRead, W: Write>(
                     .map(|c| c.to_string())
                     .collect::<Vec<_>>()
                     .join(" "),
-                describe_value(&serde_json::to_value(&value).expect("descriptions serialize"))
+                describe_value(&value)
             )?;
         }
         None => writeln!(out, "Your cards: face down (you are blind)")?,

@@ -7,7 +7,7 @@ mod show;
 mod verify;
 mod writer;
 
-pub use annotate::{annotate, wild_card};
+pub use annotate::{DisplayFacts, annotate_line, annotated_line, wild_card};
 pub use record::{
     ActionSource, BotRecord, BotStatus, Header, REPLAY_FORMAT, REPLAY_VERSION, Record,
 };

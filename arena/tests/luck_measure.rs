@@ -32,7 +32,7 @@ use arena::standings::controls::{
 };
 use arena::standings::stats::{BlockEstimate, BlockSample, block_estimate};
 use protocol::MixEntry;
-use rules::{Action, Hand, LegalAction};
+use rules::{Action, Event, Hand, LegalAction};
 
 /// The duplicate blocks in `dir`, by seed: the replays of `s<seed>-ab.jsonl` (bot A in seat 0)
 /// and `s<seed>-ba.jsonl`, for every seed that has both.
@@ -71,9 +71,11 @@ fn attach_documented_policy(records: &mut [Record], seat: usize) {
     let mut current: Option<(u64, Hand)> = None;
     for record in records.iter_mut() {
         match record {
-            Record::Event { hand, event } if event["event"] == "hand_started" => {
-                let dealer = event["dealer"].as_u64().expect("a dealer") as usize;
-                let (h, _) = Hand::seeded(settings, 2, dealer, seed, *hand).expect("a hand");
+            Record::Event {
+                hand,
+                event: Event::HandStarted { dealer, .. },
+            } => {
+                let (h, _) = Hand::seeded(settings, 2, *dealer, seed, *hand).expect("a hand");
                 current = Some((*hand, h));
             }
             Record::Action {

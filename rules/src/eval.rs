@@ -8,7 +8,7 @@ mod classic;
 mod closest555;
 mod lallan;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::card::Card;
 use crate::settings::{SequenceOrder, Variant};
@@ -27,7 +27,7 @@ impl HandValue {
 }
 
 /// What a hand is, in words a person or a bot can check.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum HandDescription {
     /// Classic ranking (the classic game, and Lallan Kallan once the wild is resolved).

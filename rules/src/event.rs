@@ -1,12 +1,12 @@
 //! Everything that happens in a hand, and what each seat may see of it.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::card::Card;
 use crate::eval::HandDescription;
 
 /// Why a seat left the hand.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PackReason {
     /// The seat chose to pack.
@@ -16,7 +16,7 @@ pub enum PackReason {
 }
 
 /// Why cards were shown to the whole table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RevealReason {
     /// A paid show between the last two seats.
@@ -28,7 +28,7 @@ pub enum RevealReason {
 }
 
 /// How a hand ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EndReason {
     /// Everyone else packed.
@@ -43,7 +43,7 @@ pub enum EndReason {
 }
 
 /// A hand shown to the table.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RevealedHand {
     pub seat: usize,
     pub cards: [Card; 3],
@@ -51,8 +51,10 @@ pub struct RevealedHand {
 }
 
 /// One thing that happened. Events carry full information (the replay keeps them whole);
-/// [`Event::for_seat`] blanks what a given seat may not know.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// [`Event::for_seat`] blanks what a given seat may not know. Written and read back as JSON
+/// (`{"event":"bet","seat":1,...}`): replays hold them, and their readers get these types, not
+/// names to match as strings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
     /// Boots are in; `pot` is their sum.
@@ -150,6 +152,27 @@ pub enum Event {
 }
 
 impl Event {
+    /// The event's name as written (`hand_started`, `bet`, ...): its `event` field.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Event::HandStarted { .. } => "hand_started",
+            Event::Dealt { .. } => "dealt",
+            Event::Dead { .. } => "dead",
+            Event::Redeal { .. } => "redeal",
+            Event::Saw { .. } => "saw",
+            Event::Swapped { .. } => "swapped",
+            Event::Kept { .. } => "kept",
+            Event::Bet { .. } => "bet",
+            Event::Packed { .. } => "packed",
+            Event::ShowAsked { .. } => "show_asked",
+            Event::SideshowAsked { .. } => "sideshow_asked",
+            Event::SideshowRefused { .. } => "sideshow_refused",
+            Event::SideshowCompared { .. } => "sideshow_compared",
+            Event::Revealed { .. } => "revealed",
+            Event::HandEnded { .. } => "hand_ended",
+        }
+    }
+
     /// Whether every seat sees this event whole (`for_seat` changes nothing for anyone): true
     /// for every kind that never holds private cards. The referee writes such an event once
     /// for the whole table instead of copying it per seat.

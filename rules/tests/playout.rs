@@ -717,6 +717,18 @@ struct Stats {
     events: BTreeMap<String, u64>,
 }
 
+/// Replays hold events as JSON and their readers get `Event`s back: every event, and every
+/// seat's view of it, reads back as itself, under the name `Event::name` gives.
+fn check_written_and_read_back(event: &Event, ctx: &str) {
+    for seen in std::iter::once(event.clone()).chain((0..2).map(|s| event.for_seat(s, true))) {
+        let json = serde_json::to_value(&seen).unwrap();
+        assert_eq!(json["event"], seen.name(), "{ctx}: the name of {json}");
+        let back: Event = serde_json::from_value(json.clone())
+            .unwrap_or_else(|e| panic!("{ctx}: {json} does not read back: {e}"));
+        assert_eq!(back, seen, "{ctx}: {json} read back");
+    }
+}
+
 fn event_name(event: &Event) -> String {
     let text = format!("{event:?}");
     text.split([' ', '{', '('])
@@ -803,6 +815,7 @@ fn play_one(variant: Variant, seats: usize, hand_seed: u64, ties: bool, stats: &
         know.learn(event);
         know.check_event(event, &ctx0);
         *stats.events.entry(event_name(event)).or_default() += 1;
+        check_written_and_read_back(event, &ctx0);
     }
     check_state(&hand, &model, &know, &ctx0);
 
@@ -825,6 +838,7 @@ fn play_one(variant: Variant, seats: usize, hand_seed: u64, ties: bool, stats: &
             know.learn(event);
             know.check_event(event, &ctx);
             *stats.events.entry(event_name(event)).or_default() += 1;
+            check_written_and_read_back(event, &ctx);
         }
         check_state(&hand, &model, &know, &ctx);
         last_events = events;

@@ -68,7 +68,7 @@ struct PageData<'a> {
     source: Option<&'a str>,
     back: Option<&'a BackLink>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    records: Option<&'a [Record]>,
+    records: Option<&'a [serde_json::Value]>,
     /// The replay file (JSON lines), gzipped, base64.
     #[serde(skip_serializing_if = "Option::is_none")]
     replay_gzip_base64: Option<String>,
@@ -125,15 +125,14 @@ fn header_of(records: &[Record]) -> anyhow::Result<&Header> {
     }
 }
 
-/// Adds what the viewer shows beyond the records themselves (a Lallan Kallan deal's wild card,
-/// the values at a sideshow; see [`crate::replay::annotate`]). Returns whether it changed.
-fn annotate_record(settings: &protocol::Settings, record: &mut Record) -> bool {
-    let Record::Event { event, .. } = record else {
-        return false;
-    };
-    let before = event.as_object().map_or(0, |o| o.len());
-    crate::replay::annotate(settings, event);
-    event.as_object().map_or(0, |o| o.len()) != before
+/// A record as the viewer gets it: its JSON line, with what the viewer shows beyond the
+/// records themselves (a Lallan Kallan deal's wild card, the values at a sideshow; see
+/// [`crate::replay::annotated_line`]).
+fn viewer_line(settings: &protocol::Settings, record: &Record) -> anyhow::Result<String> {
+    match crate::replay::annotated_line(settings, record) {
+        Some(line) => Ok(line),
+        None => Ok(serde_json::to_string(record)?),
+    }
 }
 
 /// The live view's page (`--watch`): the viewer, with no records; it gets them from the
@@ -164,10 +163,10 @@ pub fn live_page() -> anyhow::Result<String> {
 /// The self-contained HTML page of a replay. The records must start with a header.
 pub fn replay_page(records: &[Record], options: &ReplayPageOptions) -> anyhow::Result<String> {
     let header = header_of(records)?;
-    let mut records = records.to_vec();
-    for record in &mut records {
-        annotate_record(&header.settings, record);
-    }
+    let records = records
+        .iter()
+        .map(|r| Ok(serde_json::from_str(&viewer_line(&header.settings, r)?)?))
+        .collect::<anyhow::Result<Vec<serde_json::Value>>>()?;
     let data = PageData {
         source: options.source.as_deref(),
         back: options.back.as_ref(),
@@ -182,14 +181,13 @@ pub fn replay_page(records: &[Record], options: &ReplayPageOptions) -> anyhow::R
     )
 }
 
-/// What [`shared_replay_page`] reads of every line: its record type and event name; the rest
-/// of the line is only checked to be JSON (parsing every event whole took 40% of a report).
+/// What [`shared_replay_page`] reads of every line: its record type; the rest of the line is
+/// only checked to be JSON (parsing every event whole took 40% of a report), but for the
+/// events the viewer shows more of (`crate::replay::annotate_line`).
 #[derive(serde::Deserialize)]
 struct LineKind<'a> {
     #[serde(rename = "type", borrow)]
     kind: std::borrow::Cow<'a, str>,
-    #[serde(default, borrow)]
-    event: Option<std::borrow::Cow<'a, str>>,
 }
 
 const RECORD_TYPES: [&str; 6] = ["header", "bot", "event", "action", "fault", "result"];
@@ -215,7 +213,6 @@ pub fn shared_replay_page(
         if !RECORD_TYPES.contains(&kind.kind.as_ref()) {
             bail!("{}: unknown record type {:?}", bad(), kind.kind);
         }
-        let annotated = matches!(kind.event.as_deref(), Some("dealt" | "sideshow_compared"));
         match &header {
             None if kind.kind == "header" => {
                 let Record::Header(h) = serde_json::from_str(line).with_context(bad)? else {
@@ -224,10 +221,11 @@ pub fn shared_replay_page(
                 header = Some(h);
             }
             None => bail!("not a replay: the first record is not a header"),
-            Some(h) if kind.kind == "event" && annotated => {
-                let mut record: Record = serde_json::from_str(line).with_context(bad)?;
-                if annotate_record(&h.settings, &mut record) {
-                    lines.push_str(&serde_json::to_string(&record)?);
+            Some(h) if kind.kind == "event" => {
+                if let Some(annotated) =
+                    crate::replay::annotate_line(&h.settings, line).with_context(bad)?
+                {
+                    lines.push_str(&annotated);
                     lines.push('\n');
                     continue;
                 }
@@ -255,9 +253,7 @@ pub fn linked_replay_page(
     let header = header_of(records)?;
     let mut lines = String::new();
     for record in records {
-        let mut record = record.clone();
-        annotate_record(&header.settings, &mut record);
-        lines.push_str(&serde_json::to_string(&record)?);
+        lines.push_str(&viewer_line(&header.settings, record)?);
         lines.push('\n');
     }
     compressed_page(header, &lines, options, links)
@@ -386,7 +382,10 @@ mod tests {
     }
 
     fn event(hand: u64, json: serde_json::Value) -> Record {
-        Record::Event { hand, event: json }
+        Record::Event {
+            hand,
+            event: serde_json::from_value(json).expect("an engine event"),
+        }
     }
 
     /// The JSON between the data element's tags.
@@ -453,7 +452,7 @@ mod tests {
             h.seed = u64::MAX;
             h.settings = Settings::new(Variant::LallanKallan);
         }
-        let deal = serde_json::json!({"event": "dealt", "seat": 0, "cards": ["Kh", "Kd", "5s"]});
+        let deal = serde_json::json!({"event": "dealt", "seat": 0, "redeal": 0, "cards": ["Kh", "Kd", "5s"]});
         let lines = [
             serde_json::to_string(&head).unwrap(),
             serde_json::to_string(&event(0, deal)).unwrap(),
@@ -491,7 +490,7 @@ mod tests {
         if let Record::Header(h) = &mut head {
             h.settings = Settings::new(Variant::LallanKallan);
         }
-        let deal = serde_json::json!({"event": "dealt", "seat": 0, "cards": ["Kh", "Kd", "5s"]});
+        let deal = serde_json::json!({"event": "dealt", "seat": 0, "redeal": 0, "cards": ["Kh", "Kd", "5s"]});
         let records = vec![head.clone(), event(0, deal)];
         let links = ViewerLinks {
             script: "/assets/viewer.js?a&b",
@@ -510,17 +509,15 @@ mod tests {
         assert!(data.get("records").is_none());
         let embedded =
             super::super::compress::gunzip_base64(data["replay_gzip_base64"].as_str().unwrap());
-        let embedded: Vec<Record> = embedded
+        let embedded: Vec<serde_json::Value> = embedded
             .lines()
             .map(|l| serde_json::from_str(l).unwrap())
             .collect();
         assert_eq!(embedded.len(), 2);
-        assert_eq!(embedded[0], head);
+        assert_eq!(embedded[0], serde_json::to_value(&head).unwrap());
         // Annotated as the inline page's records are: the deal names its wild card.
-        let Record::Event { event, .. } = &embedded[1] else {
-            panic!("{:?}", embedded[1]);
-        };
-        assert_eq!(event["wild"], "5s");
+        assert_eq!(embedded[1]["event"], "dealt");
+        assert_eq!(embedded[1]["wild"], "5s");
         let err =
             linked_replay_page(&records[1..], &ReplayPageOptions::default(), links).unwrap_err();
         assert!(err.to_string().contains("header"), "{err}");

@@ -104,11 +104,11 @@ pub enum Record {
     },
     /// An engine event with full information (`rules::Event`, flattened). Written by
     /// `ReplayWriter::write_event` straight from the `rules::Event` (keys: `type`, `hand`,
-    /// `event`, then the event's fields in declaration order); read with the event as a `Value`.
+    /// `event`, then the event's fields in declaration order) and read back as one.
     Event {
         hand: u64,
         #[serde(flatten)]
-        event: serde_json::Value,
+        event: rules::Event,
     },
     /// An action applied to the hand.
     Action {

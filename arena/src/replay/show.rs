@@ -2,8 +2,10 @@
 
 use std::fmt::Write;
 
-use serde_json::Value;
+use rules::{Card, Event, HandDescription, PackReason};
+use serde::Serialize;
 
+use super::annotate::DisplayFacts;
 use super::record::{BotStatus, Record};
 
 /// Renders the whole replay as text. Hands and seats are numbered from 1, as everywhere a
@@ -41,11 +43,11 @@ pub fn show(records: &[Record]) -> String {
                 }
             }
             Record::Event { hand, event } => {
-                let mut event = event.clone();
-                if let Some(settings) = &settings {
-                    super::annotate(settings, &mut event);
-                }
-                let line = describe_event(*hand, &event, &Names::replay(&names));
+                let facts = settings
+                    .as_ref()
+                    .map(|settings| DisplayFacts::of(settings, event))
+                    .unwrap_or_default();
+                let line = describe_event(*hand, event, &facts, &Names::replay(&names));
                 if !line.is_empty() {
                     let _ = writeln!(out, "{line}");
                 }
@@ -226,172 +228,193 @@ impl<'a> Names<'a> {
     }
 }
 
-fn cards(value: &Value) -> String {
-    value
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .unwrap_or_default()
+fn cards(cards: &[Card]) -> String {
+    cards
+        .iter()
+        .map(Card::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
-/// A hand description (`rules::HandDescription` as JSON) in words. A Closest to 555 number is
-/// written with three digits, as RULES.md reads it (10-J-Q reads 000, 2-J-Q 200, J-Q-5 005).
-pub fn describe_value(value: &Value) -> String {
-    match value["kind"].as_str() {
-        Some("ranked") => {
+/// A value's name as the replay writes it (`pot_limit`, `lost_sideshow`): one word for people,
+/// the same word as in the file.
+fn written<T: Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(name)) => name,
+        _ => "?".into(),
+    }
+}
+
+/// A hand description in words. A Closest to 555 number is written with three digits, as
+/// RULES.md reads it (10-J-Q reads 000, 2-J-Q 200, J-Q-5 005).
+pub fn describe_value(value: &HandDescription) -> String {
+    match value {
+        HandDescription::Ranked {
+            category,
+            cards: deciding,
+            wild,
+        } => {
             let mut text = format!(
                 "{} {}",
-                value["category"].as_str().unwrap_or("?").replace('_', " "),
-                cards(&value["cards"])
+                written(category).replace('_', " "),
+                cards(deciding)
             );
-            if let Some(wild) = value["wild"].as_str() {
+            if let Some(wild) = wild {
                 let _ = write!(text, " (wild {wild})");
             }
             text
         }
-        Some("closest555") => match value["number"].as_u64() {
-            Some(number) => format!("{number:03} (distance {})", value["distance"]),
-            None => value.to_string(),
-        },
-        Some("dead") => "dead".into(),
-        _ => value.to_string(),
+        HandDescription::Closest555 { number, distance } => {
+            format!("{number:03} (distance {distance})")
+        }
+        HandDescription::Dead => "dead".into(),
     }
 }
 
 /// One event as a line of text (empty for events not worth a line). `hand` is the record's
-/// hand index (from 0); the text numbers hands and seats from 1. Facts added by
-/// [`annotate`](super::annotate) (a wild card, sideshow values) are shown when present.
-pub fn describe_event(hand: u64, e: &Value, names: &Names) -> String {
-    let index = |key: &str| e[key].as_u64().unwrap_or(0) as usize;
-    let seat = |key: &str| names.who(index(key));
-    // The seat under `key` doing something: `random-bot [2] bets` / `you bet`.
-    let does = |key: &str, third: &str, second: &str| names.does(index(key), third, second);
-    let valued = |cards_key: &str, value_key: &str| {
-        let mut text = cards(&e[cards_key]);
-        if !e[value_key].is_null() {
-            let _ = write!(text, " ({})", describe_value(&e[value_key]));
+/// hand index (from 0); the text numbers hands and seats from 1. The event's display `facts`
+/// (a wild card, sideshow values; [`DisplayFacts`]) are shown when present.
+pub fn describe_event(hand: u64, e: &Event, facts: &DisplayFacts, names: &Names) -> String {
+    let who = |seat: usize| names.who(seat);
+    // The seat doing something: `random-bot [2] bets` / `you bet`.
+    let does = |seat: usize, third: &str, second: &str| names.does(seat, third, second);
+    let valued = |shown: &Option<[Card; 3]>, value: &Option<HandDescription>| {
+        let mut text = shown.as_ref().map(|c| cards(c)).unwrap_or_default();
+        if let Some(value) = value {
+            let _ = write!(text, " ({})", describe_value(value));
         }
         text
     };
-    match e["event"].as_str().unwrap_or("") {
-        "hand_started" => format!(
-            "\nHand {}: {}, boot {}, pot {}",
+    match e {
+        Event::HandStarted {
+            dealer, boot, pot, ..
+        } => format!(
+            "\nHand {}: {}, boot {boot}, pot {pot}",
             hand.saturating_add(1),
-            does("dealer", "deals", "deal"),
-            e["boot"],
-            e["pot"]
+            does(*dealer, "deals", "deal"),
         ),
-        "dealt" if e["cards"].is_null() => {
-            format!("  {} dealt three cards", does("seat", "is", "are"))
-        }
-        "dealt" => format!(
+        Event::Dealt {
+            seat, cards: None, ..
+        } => format!("  {} dealt three cards", does(*seat, "is", "are")),
+        Event::Dealt {
+            seat,
+            cards: Some(dealt),
+            ..
+        } => format!(
             "  {} dealt {}{}",
-            does("seat", "is", "are"),
-            cards(&e["cards"]),
-            e["wild"]
-                .as_str()
+            does(*seat, "is", "are"),
+            cards(dealt),
+            facts
+                .wild
                 .map(|wild| format!(" (wild {wild})"))
                 .unwrap_or_default()
         ),
-        "dead" => format!(
+        Event::Dead { seats } => format!(
             "  dead hands: {}",
-            e["seats"]
-                .as_array()
-                .map(|a| a
-                    .iter()
-                    .map(|s| names.who(s.as_u64().unwrap_or(0) as usize))
-                    .collect::<Vec<_>>()
-                    .join(", "))
-                .unwrap_or_default()
+            seats.iter().map(|&s| who(s)).collect::<Vec<_>>().join(", ")
         ),
-        "redeal" => format!(
-            "  every hand dead: redeal {} (pot {})",
-            e["redeal"], e["pot"]
-        ),
-        "saw" if e["cards"].is_null() => format!("  {}", does("seat", "sees", "see")),
-        "saw" => format!("  {} {}", does("seat", "sees", "see"), cards(&e["cards"])),
-        "swapped" if e["discarded"].is_null() => {
-            format!("  {} a card", does("seat", "swaps", "swap"))
+        Event::Redeal { redeal, pot } => {
+            format!("  every hand dead: redeal {redeal} (pot {pot})")
         }
-        "swapped" => format!(
-            "  {} {} for {}",
-            does("seat", "swaps", "swap"),
-            e["discarded"].as_str().unwrap_or("?"),
-            e["drawn"].as_str().unwrap_or("?")
+        Event::Saw { seat, cards: None } => format!("  {}", does(*seat, "sees", "see")),
+        Event::Saw {
+            seat,
+            cards: Some(seen),
+        } => format!("  {} {}", does(*seat, "sees", "see"), cards(seen)),
+        Event::Swapped {
+            seat,
+            discarded: None,
+            ..
+        } => format!("  {} a card", does(*seat, "swaps", "swap")),
+        Event::Swapped {
+            seat,
+            discarded: Some(discarded),
+            drawn,
+            ..
+        } => format!(
+            "  {} {discarded} for {}",
+            does(*seat, "swaps", "swap"),
+            drawn.map_or_else(|| "?".to_string(), |c| c.to_string())
         ),
-        "kept" => format!("  {} cards", does("seat", "keeps its", "keep your")),
-        "bet" => format!(
-            "  {} {}{} (stake {}, pot {})",
-            does("seat", "bets", "bet"),
-            e["amount"],
-            if e["blind"].as_bool() == Some(true) {
-                " blind"
-            } else {
-                ""
-            },
-            e["stake"],
-            e["pot"]
+        Event::Kept { seat } => format!("  {} cards", does(*seat, "keeps its", "keep your")),
+        Event::Bet {
+            seat,
+            amount,
+            blind,
+            stake,
+            pot,
+        } => format!(
+            "  {} {amount}{} (stake {stake}, pot {pot})",
+            does(*seat, "bets", "bet"),
+            if *blind { " blind" } else { "" },
         ),
-        "packed" => format!(
+        Event::Packed { seat, reason } => format!(
             "  {}{}",
-            does("seat", "packs", "pack"),
-            match e["reason"].as_str() {
-                Some("lost_sideshow") => " (lost the sideshow)",
-                Some("dead") => " (dead hand)",
-                _ => "",
+            does(*seat, "packs", "pack"),
+            match reason {
+                PackReason::LostSideshow => " (lost the sideshow)",
+                PackReason::Chose => "",
             }
         ),
-        "show_asked" => format!(
-            "  {} {} for a show against {}",
-            does("seat", "pays", "pay"),
-            e["cost"],
-            seat("against")
+        Event::ShowAsked {
+            seat,
+            against,
+            cost,
+            ..
+        } => format!(
+            "  {} {cost} for a show against {}",
+            does(*seat, "pays", "pay"),
+            who(*against)
         ),
-        "sideshow_asked" => format!(
-            "  {} {} and {} {} for a sideshow",
-            does("seat", "pays", "pay"),
-            e["cost"],
-            if names.you == Some(index("seat")) {
+        Event::SideshowAsked {
+            seat, target, cost, ..
+        } => format!(
+            "  {} {cost} and {} {} for a sideshow",
+            does(*seat, "pays", "pay"),
+            if names.you == Some(*seat) {
                 "ask"
             } else {
                 "asks"
             },
-            seat("target")
+            who(*target)
         ),
-        "sideshow_refused" => format!("  {} the sideshow", does("target", "refuses", "refuse")),
-        "sideshow_compared" => format!(
+        Event::SideshowRefused { target, .. } => {
+            format!("  {} the sideshow", does(*target, "refuses", "refuse"))
+        }
+        Event::SideshowCompared {
+            seat,
+            target,
+            loser,
+            seat_cards,
+            target_cards,
+        } => format!(
             "  sideshow accepted: {} {} vs {} {}; {}",
-            seat("seat"),
-            valued("seat_cards", "seat_value"),
-            seat("target"),
-            valued("target_cards", "target_value"),
-            does("loser", "loses", "lose")
+            who(*seat),
+            valued(seat_cards, &facts.seat_value),
+            who(*target),
+            valued(target_cards, &facts.target_value),
+            does(*loser, "loses", "lose")
         ),
-        "revealed" => {
-            let mut line = format!("  revealed ({}):", e["reason"].as_str().unwrap_or("?"));
-            for h in e["hands"].as_array().into_iter().flatten() {
+        Event::Revealed { reason, hands } => {
+            let mut line = format!("  revealed ({}):", written(reason));
+            for h in hands {
                 let _ = write!(
                     line,
                     "\n    {}: {} = {}",
-                    names.who(h["seat"].as_u64().unwrap_or(0) as usize),
-                    cards(&h["cards"]),
-                    describe_value(&h["value"])
+                    who(h.seat),
+                    cards(&h.cards),
+                    describe_value(&h.value)
                 );
             }
             line
         }
-        "hand_ended" => {
-            let winner_seats: Vec<usize> = e["winners"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(|w| w.as_u64().unwrap_or(0) as usize)
-                .collect();
-            let winners: Vec<String> = winner_seats.iter().map(|&w| names.who(w)).collect();
+        Event::HandEnded {
+            reason,
+            winners: winner_seats,
+            pot,
+            payoffs,
+        } => {
+            let winners: Vec<String> = winner_seats.iter().map(|&w| who(w)).collect();
             // "you take", "a [1] takes", "a [1] and b [2] take"
             let takes = match winner_seats[..] {
                 [one] if names.you != Some(one) => "takes",
@@ -399,10 +422,8 @@ pub fn describe_event(hand: u64, e: &Value, names: &Names) -> String {
             };
             // Each seat's net, labelled with its bot's name (the seat numbers are in the
             // winners' part), so that a line reads on its own.
-            let payoffs: Vec<String> = e["payoffs"]
-                .as_array()
-                .into_iter()
-                .flatten()
+            let payoffs: Vec<String> = payoffs
+                .iter()
                 .enumerate()
                 .map(|(seat, p)| {
                     let who = if names.you == Some(seat) {
@@ -414,18 +435,16 @@ pub fn describe_event(hand: u64, e: &Value, names: &Names) -> String {
                             .cloned()
                             .unwrap_or_else(|| format!("seat {}", seat + 1))
                     };
-                    format!("{who} {:+}", p.as_i64().unwrap_or(0))
+                    format!("{who} {p:+}")
                 })
                 .collect();
             format!(
-                "  {} {takes} the pot of {} ({}); net: {}",
+                "  {} {takes} the pot of {pot} ({}); net: {}",
                 winners.join(" and "),
-                e["pot"],
-                e["reason"].as_str().unwrap_or("?").replace('_', " "),
+                written(reason).replace('_', " "),
                 payoffs.join(", ")
             )
         }
-        other => format!("  {other}: {e}"),
     }
 }
 
@@ -453,18 +472,22 @@ mod tests {
         let lines = [
             header,
             r#"{"type":"action","hand":0,"seat":1,"kind":"bet","action":"pack","source":"bot","elapsed_ms":12,"bank_ms":9988,"stderr_lines":["thinking about request 1"],"stderr_dropped":2}"#,
-            r#"{"type":"event","hand":0,"event":"packed","seat":1,"reason":"packed"}"#,
+            r#"{"type":"event","hand":0,"event":"packed","seat":1,"reason":"chose"}"#,
             r#"{"type":"action","hand":0,"seat":0,"kind":"bet","action":"pack","source":"bot","elapsed_ms":1,"bank_ms":1}"#,
-            r#"{"type":"event","hand":0,"event":"packed","seat":0,"reason":"packed"}"#,
+            r#"{"type":"event","hand":0,"event":"packed","seat":0,"reason":"chose"}"#,
         ];
         let records: Vec<Record> = lines
             .iter()
             .map(|l| serde_json::from_str(l).expect(l))
             .collect();
         let text = show(&records);
+        let Record::Event { event, .. } = &records[2] else {
+            panic!("an event record");
+        };
         let packed = describe_event(
             0,
-            &serde_json::from_str(lines[2]).unwrap(),
+            event,
+            &DisplayFacts::default(),
             &Names::replay(&["a".into(), "b".into()]),
         );
         assert!(
@@ -508,11 +531,12 @@ mod tests {
             you: Some(0),
         };
         let said = |names: &Names, event: &str| {
-            describe_event(2, &serde_json::from_str(event).unwrap(), names)
+            let event: Event = serde_json::from_str(event).expect(event);
+            describe_event(2, &event, &DisplayFacts::default(), names)
         };
         let cases = [
             (
-                r#"{"event":"hand_started","dealer":0,"boot":1,"pot":3}"#,
+                r#"{"event":"hand_started","dealer":0,"seats":3,"boot":1,"pot":3,"stake":1}"#,
                 "\nHand 3: you [1] deals, boot 1, pot 3",
                 "\nHand 3: you deal, boot 1, pot 3",
             ),
@@ -522,7 +546,7 @@ mod tests {
                 "  you keep your cards",
             ),
             (
-                r#"{"event":"dealt","seat":0,"cards":["As","Kd","2c"]}"#,
+                r#"{"event":"dealt","seat":0,"redeal":0,"cards":["As","Kd","2c"]}"#,
                 "  you [1] is dealt As Kd 2c",
                 "  you are dealt As Kd 2c",
             ),
@@ -532,7 +556,7 @@ mod tests {
                 "  you bet 2 blind (stake 2, pot 5)",
             ),
             (
-                r#"{"event":"sideshow_asked","seat":0,"target":2,"cost":4}"#,
+                r#"{"event":"sideshow_asked","seat":0,"target":2,"cost":4,"pot":9}"#,
                 "  you [1] pays 4 and asks mc [3] for a sideshow",
                 "  you pay 4 and ask mc [3] for a sideshow",
             ),

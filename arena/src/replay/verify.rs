@@ -1,7 +1,7 @@
 //! `arena replay verify`: re-simulates a replay from its seed and recorded actions and fails on
 //! the first difference.
 
-use rules::Hand;
+use rules::{Event, Hand};
 
 use super::record::{Header, Record};
 
@@ -35,7 +35,7 @@ pub fn verify(records: &[Record]) -> Result<Verified, VerifyError> {
     let mut verified = Verified::default();
     let mut hand: Option<(u64, Hand)> = None;
     // Engine events not yet matched against the file, in order.
-    let mut expected: std::collections::VecDeque<serde_json::Value> = Default::default();
+    let mut expected: std::collections::VecDeque<Event> = Default::default();
     let mut totals = vec![0i64; n];
     let mismatch = |line: usize, problem: String| VerifyError::Mismatch {
         line: line + 1,
@@ -58,15 +58,19 @@ pub fn verify(records: &[Record]) -> Result<Verified, VerifyError> {
                     let (new, events) =
                         Hand::seeded(header.settings, n, dealer, header.seed, *h)
                             .map_err(|e| mismatch(line, format!("cannot deal hand {h}: {e}")))?;
-                    expected.extend(events.iter().map(to_value));
+                    expected.extend(events);
                     hand = Some((*h, new));
                     verified.hands += 1;
                 }
                 let want = expected.pop_front().expect("just filled");
-                if &want != event {
+                if want != *event {
                     return Err(mismatch(
                         line,
-                        format!("hand {h}: recorded event {event}, re-simulation gives {want}"),
+                        format!(
+                            "hand {h}: recorded event {}, re-simulation gives {}",
+                            json(event),
+                            json(&want)
+                        ),
                     ));
                 }
                 verified.events += 1;
@@ -98,7 +102,10 @@ pub fn verify(records: &[Record]) -> Result<Verified, VerifyError> {
                 if !expected.is_empty() {
                     return Err(mismatch(
                         line,
-                        format!("an action while the event {} was still due", expected[0]),
+                        format!(
+                            "an action while the event {} was still due",
+                            json(&expected[0])
+                        ),
                     ));
                 }
                 let Some((current_index, current)) = &mut hand else {
@@ -113,14 +120,14 @@ pub fn verify(records: &[Record]) -> Result<Verified, VerifyError> {
                 let events = current
                     .apply(*seat, *action)
                     .map_err(|e| mismatch(line, format!("the recorded action is illegal: {e}")))?;
-                expected.extend(events.iter().map(to_value));
+                expected.extend(events);
                 verified.actions += 1;
             }
             Record::Result(result) => {
                 if !expected.is_empty() {
                     return Err(mismatch(
                         line,
-                        format!("result while {} was due", expected[0]),
+                        format!("result while {} was due", json(&expected[0])),
                     ));
                 }
                 if let Some((_, current)) = &hand
@@ -182,8 +189,9 @@ fn check_header(header: &Header) -> Result<(), VerifyError> {
     Ok(())
 }
 
-fn to_value(event: &rules::Event) -> serde_json::Value {
-    serde_json::to_value(event).expect("events serialize")
+/// An event as the replay writes it, for messages.
+fn json(event: &Event) -> String {
+    serde_json::to_string(event).unwrap_or_else(|_| format!("{event:?}"))
 }
 
 /// Net chips per seat as a list: `+12 -12`.

@@ -56,7 +56,7 @@
 
 use std::collections::HashMap;
 
-use rules::{Card, SequenceOrder, Settings, Variant, hand_value};
+use rules::{Card, EndReason, Event, SequenceOrder, Settings, Variant, hand_value};
 
 use super::stats::{BlockEstimate, BlockSample, block_estimate};
 use crate::replay::Record;
@@ -187,58 +187,75 @@ pub(super) fn two_seats_of(records: &[Record], variant: Variant) -> Result<Setti
     Ok(settings)
 }
 
-/// The fields the luck terms read from a replay's event (`rules::Event` as JSON), each with a
+/// A replay's event with its hand, and what the luck terms read of it, each with a
 /// [`LuckError::Malformed`] naming the hand when it is missing.
 pub(super) struct EventFields<'a> {
     pub hand: u64,
-    pub event: &'a serde_json::Value,
+    pub event: &'a Event,
 }
 
 impl EventFields<'_> {
-    pub fn kind(&self) -> &str {
-        self.event
-            .get("event")
-            .and_then(|k| k.as_str())
-            .unwrap_or("")
-    }
-
-    pub fn number(&self, key: &str) -> Option<u64> {
-        self.event.get(key).and_then(|v| v.as_u64())
-    }
-
     pub fn bad(&self, what: &str) -> LuckError {
         LuckError::Malformed(self.hand, what.to_string())
     }
 
-    /// The event's seat, one of two.
-    pub fn seat(&self) -> Result<usize, LuckError> {
-        self.number("seat")
-            .filter(|&s| s < 2)
-            .map(|s| s as usize)
-            .ok_or_else(|| self.bad("an event without a valid seat"))
+    /// The pot after the event, for the events that say it.
+    pub fn pot(&self) -> Option<u64> {
+        match *self.event {
+            Event::HandStarted { pot, .. }
+            | Event::Redeal { pot, .. }
+            | Event::Bet { pot, .. }
+            | Event::ShowAsked { pot, .. }
+            | Event::SideshowAsked { pot, .. }
+            | Event::HandEnded { pot, .. } => Some(pot),
+            _ => None,
+        }
     }
 
-    pub fn card(&self, key: &str) -> Option<Card> {
-        serde_json::from_value(self.event.get(key)?.clone()).ok()
+    /// A `hand_started` event's dealer.
+    pub fn dealer(&self) -> Option<usize> {
+        match *self.event {
+            Event::HandStarted { dealer, .. } => Some(dealer),
+            _ => None,
+        }
+    }
+
+    /// The event's seat, one of two.
+    pub fn seat(&self) -> Result<usize, LuckError> {
+        let seat = match *self.event {
+            Event::Dealt { seat, .. }
+            | Event::Saw { seat, .. }
+            | Event::Swapped { seat, .. }
+            | Event::Kept { seat }
+            | Event::Bet { seat, .. }
+            | Event::Packed { seat, .. }
+            | Event::ShowAsked { seat, .. }
+            | Event::SideshowAsked { seat, .. }
+            | Event::SideshowRefused { seat, .. }
+            | Event::SideshowCompared { seat, .. } => Some(seat),
+            _ => None,
+        };
+        seat.filter(|&s| s < 2)
+            .ok_or_else(|| self.bad("an event without a valid seat"))
     }
 
     /// A `dealt` event's three cards.
     pub fn cards(&self) -> Result<[Card; 3], LuckError> {
-        self.event
-            .get("cards")
-            .cloned()
-            .and_then(|c| serde_json::from_value(c).ok())
-            .ok_or_else(|| self.bad("a deal without its cards"))
+        match *self.event {
+            Event::Dealt {
+                cards: Some(cards), ..
+            } => Ok(cards),
+            _ => Err(self.bad("a deal without its cards")),
+        }
     }
 
     /// A `hand_ended` event's two payoffs.
     pub fn payoffs(&self) -> Result<[i64; 2], LuckError> {
-        self.event
-            .get("payoffs")
-            .cloned()
-            .and_then(|v| serde_json::from_value::<Vec<i64>>(v).ok())
-            .and_then(|v| <[i64; 2]>::try_from(v).ok())
-            .ok_or_else(|| self.bad("an end without two payoffs"))
+        match self.event {
+            Event::HandEnded { payoffs, .. } => <[i64; 2]>::try_from(payoffs.as_slice()).ok(),
+            _ => None,
+        }
+        .ok_or_else(|| self.bad("an end without two payoffs"))
     }
 }
 
@@ -254,14 +271,14 @@ pub(super) fn finished_hands(records: &[Record]) -> Vec<(EventFields<'_>, Vec<Ev
             continue;
         };
         let e = EventFields { hand: *hand, event };
-        if e.kind() == "hand_started" {
+        if matches!(event, Event::HandStarted { .. }) {
             current = Some((e, Vec::new()));
             continue;
         }
         let Some((_, events)) = current.as_mut().filter(|(start, _)| start.hand == *hand) else {
             continue;
         };
-        let ended = e.kind() == "hand_ended";
+        let ended = matches!(event, Event::HandEnded { .. });
         events.push(e);
         if ended {
             out.extend(current.take());
@@ -302,24 +319,26 @@ pub fn hand_luck_with(
             hand: start.hand,
             cards: [None, None],
             known: [None, None],
-            pot: start.number("pot").unwrap_or(0),
+            pot: start.pot().unwrap_or(0),
             luck0: 0.0,
         };
         for e in &events {
             let bad = |what: &str| e.bad(what);
-            if let Some(pot) = e.number("pot") {
+            if let Some(pot) = e.pot() {
                 p.pot = pot;
             }
-            match e.kind() {
-                "dealt" => p.cards[e.seat()?] = Some(e.cards()?),
-                "saw" => {
+            match e.event {
+                Event::Dealt { .. } => p.cards[e.seat()?] = Some(e.cards()?),
+                Event::Saw { .. } => {
                     let s = e.seat()?;
                     let scale = p.pot as f64 * see_scale + see_offset;
                     draw(p, s, scale, equity, &bad)?;
                 }
-                "hand_ended" => {
-                    let reason = e.event.get("reason").and_then(|r| r.as_str()).unwrap_or("");
-                    if matches!(reason, "show" | "pot_limit" | "turn_cap") {
+                Event::HandEnded { reason, .. } => {
+                    if matches!(
+                        reason,
+                        EndReason::Show | EndReason::PotLimit | EndReason::TurnCap
+                    ) {
                         let scale = p.pot as f64;
                         for s in 0..2 {
                             draw(p, s, scale, equity, &bad)?;
@@ -445,7 +464,7 @@ pub(crate) mod tests {
     pub(crate) fn event_record(hand: u64, event: &Event) -> Record {
         Record::Event {
             hand,
-            event: serde_json::to_value(event).expect("an event"),
+            event: event.clone(),
         }
     }
 

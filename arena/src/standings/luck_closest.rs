@@ -30,7 +30,7 @@
 //! The form of the terms (8 classes, the cells, the swap terms) was chosen on seeds disjoint
 //! from those BENCHMARKS.md reports; only `θ` is fitted, and never on the hands it corrects.
 
-use rules::{Card, Variant};
+use rules::{Card, Event, Variant};
 
 use crate::replay::Record;
 
@@ -61,7 +61,7 @@ pub fn hand_controls(
     for (start, events) in finished_hands(records) {
         let p = &mut Pending {
             hand: start.hand,
-            dealer: start.number("dealer").unwrap_or(0) as usize,
+            dealer: start.dealer().unwrap_or(0),
             hands: [None, None],
             seen: 0,
             z: [vec![0.0; table.features()], vec![0.0; table.features()]],
@@ -69,24 +69,25 @@ pub fn hand_controls(
         };
         for e in &events {
             let bad = |what: &str| e.bad(what);
-            match e.kind() {
-                "dealt" => {
+            match *e.event {
+                Event::Dealt { .. } => {
                     let cards = e.cards()?;
                     p.hands[e.seat()?] = Some(cards);
                     for c in cards {
                         p.seen |= 1 << c.index();
                     }
                 }
-                "swapped" => {
+                Event::Swapped {
+                    discarded, drawn, ..
+                } => {
                     let s = e.seat()?;
-                    let (Some(discarded), Some(drawn)) = (e.card("discarded"), e.card("drawn"))
-                    else {
+                    let (Some(discarded), Some(drawn)) = (discarded, drawn) else {
                         return Err(bad("a swap without its cards"));
                     };
                     deal_terms(p, table, &bad)?;
                     swap_terms(p, table, s, discarded, drawn, &bad)?;
                 }
-                "hand_ended" => {
+                Event::HandEnded { .. } => {
                     deal_terms(p, table, &bad)?;
                     out.push(HandControls {
                         hand: p.hand,

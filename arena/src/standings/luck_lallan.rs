@@ -18,7 +18,7 @@
 //! makes of a cell than the other does with the same cards, which is what a block's total
 //! still depends on ([`super::controls`]).
 
-use rules::{Card, Variant};
+use rules::{Card, Event, Variant};
 
 use crate::replay::Record;
 
@@ -48,16 +48,16 @@ pub fn hand_controls(
     for (start, events) in finished_hands(records) {
         let p = &mut Pending {
             hand: start.hand,
-            dealer: start.number("dealer").unwrap_or(0) as usize,
+            dealer: start.dealer().unwrap_or(0),
             redeal: 0,
             hands: [None, None],
             deals: 0,
             z: [vec![0.0; table.features()], vec![0.0; table.features()]],
         };
         for e in &events {
-            match e.kind() {
-                "dealt" => {
-                    let redeal = e.number("redeal").unwrap_or(0);
+            match *e.event {
+                Event::Dealt { redeal, .. } => {
+                    let redeal = u64::from(redeal);
                     if redeal != p.redeal {
                         if p.hands.iter().any(Option::is_some) {
                             return Err(e.bad("a redeal before both seats' cards were dealt"));
@@ -74,7 +74,7 @@ pub fn hand_controls(
                         p.deals += 1;
                     }
                 }
-                "hand_ended" => {
+                Event::HandEnded { .. } => {
                     if p.deals == 0 || p.hands.iter().any(Option::is_some) {
                         return Err(e.bad("a seat's cards were never dealt"));
                     }
@@ -211,7 +211,15 @@ mod sampled {
         let records = play_with(settings, 23, 6000, &mut strength);
         let redeals = records
             .iter()
-            .filter(|r| matches!(r, Record::Event { event, .. } if event["event"] == "redeal"))
+            .filter(|r| {
+                matches!(
+                    r,
+                    Record::Event {
+                        event: Event::Redeal { .. },
+                        ..
+                    }
+                )
+            })
             .count();
         assert!(redeals > 150, "about 5.5% of hands redeal: {redeals}");
         let hands = hand_controls(&records, &table).unwrap();

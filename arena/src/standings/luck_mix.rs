@@ -25,7 +25,7 @@ use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
 use protocol::MixEntry;
-use rules::Hand;
+use rules::{Event, Hand};
 
 use super::deal_table::DealTable;
 use super::luck::{EventFields, LuckError, two_seats_of};
@@ -76,17 +76,17 @@ pub fn decision_terms(
         match record {
             Record::Event { hand, event } => {
                 let e = EventFields { hand: *hand, event };
-                match e.kind() {
-                    "hand_started" => {
+                match event {
+                    Event::HandStarted { .. } => {
                         let dealer = e
-                            .number("dealer")
+                            .dealer()
                             .ok_or_else(|| e.bad("a hand without its dealer"))?;
-                        let (h, _) = Hand::seeded(settings, 2, dealer as usize, header.seed, *hand)
+                        let (h, _) = Hand::seeded(settings, 2, dealer, header.seed, *hand)
                             .map_err(|err| e.bad(&err.to_string()))?;
                         let zero = vec![0.0; DECISION_FEATURES];
                         current = Some((*hand, h, [zero.clone(), zero]));
                     }
-                    "hand_ended" => {
+                    Event::HandEnded { .. } => {
                         if let Some((h, _, z)) = current.take().filter(|(h, ..)| h == hand) {
                             out.insert(h, z);
                         }
@@ -300,9 +300,10 @@ pub(crate) mod tests {
         let payoffs: BTreeMap<u64, i64> = records
             .iter()
             .filter_map(|r| match r {
-                Record::Event { hand, event } if event["event"] == "hand_ended" => {
-                    Some((*hand, event["payoffs"][0].as_i64().unwrap()))
-                }
+                Record::Event {
+                    hand,
+                    event: Event::HandEnded { payoffs, .. },
+                } => Some((*hand, payoffs[0])),
                 _ => None,
             })
             .collect();

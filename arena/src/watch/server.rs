@@ -266,21 +266,14 @@ async fn read_so_far(
 }
 
 /// `line` with what the viewer shows beyond the replay (a Lallan Kallan deal's wild card, the
-/// values at a sideshow), as the report's replay pages have it (`crate::replay::annotate`).
-/// Only the few event lines that get something are parsed.
+/// values at a sideshow), as the report's replay pages have it (`crate::replay::annotate_line`).
 fn annotated(settings: Option<&protocol::Settings>, line: String) -> String {
     let Some(settings) = settings else {
         return line;
     };
-    if !(line.contains("\"event\":\"dealt\"") || line.contains("\"event\":\"sideshow_compared\"")) {
-        return line;
-    }
-    match serde_json::from_str::<serde_json::Value>(&line) {
-        Ok(mut record) => {
-            crate::replay::annotate(settings, &mut record);
-            record.to_string()
-        }
-        Err(_) => line,
+    match crate::replay::annotate_line(settings, &line) {
+        Ok(Some(annotated)) => annotated,
+        _ => line,
     }
 }
 

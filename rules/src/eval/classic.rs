@@ -12,14 +12,14 @@
 //!
 //! Every key is at least `1 << 12`, so key 0 stays free (Lallan Kallan's dead hand).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{HandDescription, HandValue};
 use crate::card::Card;
 use crate::settings::SequenceOrder;
 
 /// The six classic categories, weakest first (so the derived order is the ranking).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Category {
     HighCard,
