@@ -1,7 +1,8 @@
 //! Every place that tells an organizer how to start the contest server names the same
-//! command, `arena serve CONTEST.toml`: the READMEs, the architecture notes, the shipped
-//! contest file and `arena-server --help`. Two spellings (`cargo run -p teenpatti-server`
-//! in one, `arena serve` in another) left a newcomer wondering which was meant.
+//! command, `arena serve CONTEST.toml`: the READMEs, the contest hosts' guide, the
+//! architecture notes, the shipped contest file and `arena-server --help`. Two spellings
+//! (`cargo run -p teenpatti-server` in one, `arena serve` in another) left a newcomer
+//! wondering which was meant.
 
 use std::path::Path;
 use std::process::Command;
@@ -11,6 +12,7 @@ fn texts() -> Vec<(String, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut out: Vec<(String, String)> = [
         "README.md",
+        "docs/contest-hosts.md",
         "server/README.md",
         "ARCHITECTURE.md",
         "tournaments/contest.toml",
