@@ -1,4 +1,4 @@
-//! Errors that carry their exit code (the table is in the README).
+//! Errors that carry their exit code (the table is in docs/bot-authors.md, "Exit codes").
 
 use std::fmt;
 

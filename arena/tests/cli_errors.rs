@@ -1,7 +1,7 @@
 //! Every bad command-line value gets a clear message naming it and the exit code of the
-//! README's table: 1 when the arena cannot do its job (a bot program missing, a replay that
-//! cannot be read or does not re-simulate), 2 for a bad command line, 3 for bad lines given
-//! to `arena compare`.
+//! table in docs/bot-authors.md: 1 when the arena cannot do its job (a bot program missing, a
+//! replay that cannot be read or does not re-simulate), 2 for a bad command line, 3 for bad
+//! lines given to `arena compare`.
 
 mod common;
 

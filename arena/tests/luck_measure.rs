@@ -369,8 +369,8 @@ fn luck_ceiling_from_replayed_decks() {
     );
 }
 
-/// An experiment (BENCHMARKS.md section 6, "A value function learnt offline"): AIVAT's own
-/// route, a value function learnt from a large body of reference play and then fixed. On the
+/// An experiment (arena/src/standings/RESEARCH.md, "A value function learnt offline"): AIVAT's
+/// own route, a value function learnt from a large body of reference play and then fixed. On the
 /// replays of `LUCK_LEARN/<pair>` (seeds disjoint from the judged ones) the chance and decision
 /// terms with `LUCK_OFFLINE_BUCKETS` strength classes (default 16) are fitted once, by least
 /// squares with a small ridge; `θ_off·z` is then a fixed linear map of mean-zero terms, so of

@@ -446,7 +446,8 @@ fn shards_run_through_gnu_parallel_merge_into_the_standings_of_one_run() {
         .output()
         .is_ok_and(|o| o.status.success());
     if has_parallel {
-        // As the README shows for a cluster: one arena per shard, each into its own directory.
+        // As docs/organizers.md shows for a cluster: one arena per shard, each into its own
+        // directory.
         let arena = common::arena();
         let out_pattern = format!("{}/shard-{{}}", p(dir.path()));
         let ran = Command::new("parallel")
