@@ -185,6 +185,9 @@ pub struct Contest {
     /// Uploads, builds, setup links and the final round robin live here; the SQLite database
     /// too unless `--db` says otherwise (replays are stored in the database).
     pub data_dir: PathBuf,
+    /// `[storage] connection_wait_seconds`: how long a query waits for a database connection
+    /// before it fails as unavailable (the site then answers 503 and serves what it cached).
+    pub connection_wait: std::time::Duration,
     /// Not from the file: `arena-worker --drop-page-cache` (a machine's choice, not the
     /// contest's): the worker empties the page cache after every match (`worker.rs`).
     pub drop_page_cache: bool,
@@ -286,6 +289,7 @@ struct RawHttp {
 #[serde(deny_unknown_fields)]
 struct RawStorage {
     data_dir: Option<String>,
+    connection_wait_seconds: Option<Spanned<u64>>,
 }
 
 /// A login name: 1 to 32 of `a-z 0-9 _ . -`, starting with a letter or digit. Kept narrow so
@@ -629,6 +633,15 @@ impl Contest {
             )
         })?;
 
+        // Short, so that a page never hangs while the database is away; at most a minute, past
+        // which a visitor has long given up anyway.
+        let connection_wait = std::time::Duration::from_secs(bounded(
+            &raw.storage.connection_wait_seconds,
+            "storage.connection_wait_seconds",
+            crate::storage::DEFAULT_CONNECTION_WAIT.as_secs(),
+            1..=60,
+        )?);
+
         Ok(Contest {
             file: file.to_path_buf(),
             text: text.to_string(),
@@ -646,6 +659,7 @@ impl Contest {
             accounts,
             http,
             data_dir,
+            connection_wait,
             drop_page_cache: false,
         })
     }
@@ -690,6 +704,24 @@ mod tests {
         assert_eq!(c.data_dir, std::env::current_dir().unwrap().join("out/c"));
         assert_eq!(c.settings, Settings::new(Variant::Classic));
         assert_eq!(c.build.builders, 1);
+    }
+
+    #[test]
+    fn the_connection_wait_is_short_by_default_and_bounded() {
+        let c = parse("game = \"classic\"\n").unwrap();
+        assert_eq!(c.connection_wait, std::time::Duration::from_secs(2));
+        let c = parse("game = \"classic\"\n[storage]\nconnection_wait_seconds = 5\n").unwrap();
+        assert_eq!(c.connection_wait, std::time::Duration::from_secs(5));
+        for bad in ["0", "61"] {
+            let e = parse(&format!(
+                "game = \"classic\"\n[storage]\nconnection_wait_seconds = {bad}\n"
+            ))
+            .unwrap_err();
+            assert_eq!(
+                (e.line, e.field.as_deref()),
+                (Some(3), Some("storage.connection_wait_seconds"))
+            );
+        }
     }
 
     #[test]

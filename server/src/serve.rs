@@ -53,7 +53,7 @@ pub async fn prepare(
     let url = db_url
         .map(str::to_string)
         .unwrap_or_else(|| sqlite_url(&data.join("contest.db")));
-    let db = Db::open(&url)
+    let db = Db::open_waiting(&url, contest.connection_wait)
         .await
         .with_context(|| format!("cannot open the database {}", redact(&url)))?;
     // Computed once here rather than by the first login, on an async thread.

@@ -18,7 +18,7 @@ mod replays;
 
 use std::path::Path;
 use std::str::FromStr;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rand_core::{OsRng, TryRngCore};
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
@@ -52,6 +52,28 @@ pub enum StorageError {
     Dir(String, #[source] std::io::Error),
 }
 
+impl StorageError {
+    /// The database could not be reached or is going away (refused connections, no pooled
+    /// connection within the wait, a server shutting down or starting up, a connection cut
+    /// mid-query): the same request may well succeed in a few seconds. The site answers these
+    /// with 503 and `Retry-After` rather than 500, and workers retry what they were storing.
+    pub fn is_unavailable(&self) -> bool {
+        let StorageError::Sql(e) = self else {
+            return false;
+        };
+        match e {
+            sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) => true,
+            // SQLSTATE class 08 is "connection exception"; 57P01-57P03 are an administrator's
+            // or a crash's shutdown and "cannot connect now" (starting up); 53300 is "too many
+            // connections". None of them is about the query.
+            sqlx::Error::Database(db) => db.code().is_some_and(|code| {
+                code.starts_with("08") || code.starts_with("57P0") || code == "53300"
+            }),
+            _ => false,
+        }
+    }
+}
+
 impl From<sqlx::Error> for StorageError {
     fn from(e: sqlx::Error) -> Self {
         match &e {
@@ -62,6 +84,11 @@ impl From<sqlx::Error> for StorageError {
 }
 
 pub type Result<T, E = StorageError> = std::result::Result<T, E>;
+
+/// How long a query waits for a connection of the pool by default (`[storage]
+/// connection_wait_seconds`). sqlx's own default is 30 s, during which a page hangs while the
+/// database is away; past this wait the query fails as unavailable and the site says so.
+pub const DEFAULT_CONNECTION_WAIT: Duration = Duration::from_secs(2);
 
 /// Which database is behind the pool.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,6 +104,8 @@ pub struct Db {
     backend: Backend,
     /// What it was opened with: [`Db::reconnect`] opens another pool to it.
     url: std::sync::Arc<str>,
+    /// How long a query waits for a connection (kept for [`Db::reconnect`]).
+    wait: Duration,
 }
 
 /// The URL of a SQLite file, created if missing.
@@ -88,7 +117,13 @@ impl Db {
     /// Connects (creating a SQLite file and its directory if missing) and applies the
     /// migrations not yet applied.
     pub async fn open(url: &str) -> Result<Db> {
-        let db = Db::connect(url, None).await?;
+        Db::open_waiting(url, DEFAULT_CONNECTION_WAIT).await
+    }
+
+    /// As [`Db::open`], with queries waiting at most `wait` for a connection (and a
+    /// connection attempt taking at most that long): past it they fail as unavailable.
+    pub async fn open_waiting(url: &str, wait: Duration) -> Result<Db> {
+        let db = Db::connect(url, None, wait).await?;
         if db.backend == Backend::Sqlite {
             // Kept in the file: readers do not block the writer, and a commit survives the
             // process being killed (WAL with synchronous = NORMAL loses at most the last
@@ -103,10 +138,10 @@ impl Db {
     /// for a worker thread: connections belong to the runtime that opens them, so a thread
     /// with a runtime of its own opens its own rather than borrowing the server's.
     pub async fn reconnect(&self, max_connections: u32) -> Result<Db> {
-        Db::connect(&self.url, Some(max_connections)).await
+        Db::connect(&self.url, Some(max_connections), self.wait).await
     }
 
-    async fn connect(url: &str, max_connections: Option<u32>) -> Result<Db> {
+    async fn connect(url: &str, max_connections: Option<u32>, wait: Duration) -> Result<Db> {
         sqlx::any::install_default_drivers();
         let backend = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             Backend::Postgres
@@ -142,6 +177,10 @@ impl Db {
             } else {
                 10
             }))
+            // A pool reconnects by itself once the database is back (a dead connection fails
+            // its test on the way out of the pool and a new one is opened); meanwhile every
+            // query gives up after `wait` instead of queueing for sqlx's 30 s.
+            .acquire_timeout(wait)
             .after_connect(move |conn, _| {
                 Box::pin(async move {
                     if backend == Backend::Sqlite {
@@ -160,6 +199,7 @@ impl Db {
             pool,
             backend,
             url: original,
+            wait,
         })
     }
 
