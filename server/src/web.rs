@@ -7,6 +7,8 @@ pub mod auth;
 pub mod board;
 pub mod body_limit;
 pub mod bot_page;
+pub mod cached;
+pub mod cached_map;
 pub mod error;
 pub mod final_logs;
 pub mod final_report;
@@ -54,6 +56,10 @@ pub struct AppState {
     pub final_round: Arc<FinalRound>,
     /// The leaderboard, made at most once a second for every reader.
     pub board: board::BoardCache,
+    /// The public pages' line about the freeze and the final, likewise.
+    pub notice: cached::Cached<String>,
+    /// Each bot's page, made at most every [`bot_page::MAX_AGE`] for its readers.
+    pub bot_pages: bot_page::Pages,
 }
 
 pub type Shared = Arc<AppState>;
@@ -129,6 +135,8 @@ impl AppState {
             upload_limiter,
             final_round,
             board,
+            notice: cached::Cached::new(board::MAX_AGE, cached::WAIT),
+            bot_pages: bot_page::pages(),
         })
     }
 }
@@ -209,6 +217,7 @@ pub fn router(state: Shared) -> Router {
             }
         })
         .fallback(|| async { WebError::not_found() })
+        .layer(middleware::from_fn(error::json_under_api))
         .layer(middleware::from_fn(security_headers))
         .with_state(state)
 }

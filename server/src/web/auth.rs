@@ -13,6 +13,7 @@
 //!   can make a browser call it with the user's rights: it needs no CSRF token.
 
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
@@ -85,6 +86,35 @@ pub async fn session(state: &Shared, headers: &HeaderMap) -> Result<Option<Sessi
         .session(&id_hash, now_ms())
         .await?
         .map(|record| Session { record, id_hash }))
+}
+
+/// How long a public page waits for the visitor's session before showing itself as to
+/// anyone: the page answers within a second while the database is away.
+const VISITOR_WAIT: Duration = Duration::from_millis(300);
+
+/// The session of the request's cookie for a public page (the leaderboard, a bot's page, the
+/// home page), which shows the same to everyone but the header's name and logout button:
+/// when the database does not answer within [`VISITOR_WAIT`], or fails, the page is shown
+/// as to a visitor without a session rather than not at all. It grants nothing. The lookup
+/// runs on a task of its own, so a slow one finishes in the background instead of being
+/// cut off mid-query.
+pub async fn visitor(state: &Shared, headers: &HeaderMap) -> Option<Session> {
+    if cookie(headers, cookie_name(state)).is_none() {
+        return None;
+    }
+    let (state, headers) = (state.clone(), headers.clone());
+    let lookup = tokio::spawn(async move { session(&state, &headers).await });
+    match tokio::time::timeout(VISITOR_WAIT, lookup).await {
+        Ok(Ok(Ok(session))) => session,
+        Ok(Ok(Err(e))) => {
+            tracing::debug!(
+                "a public page shown without its visitor's session: {}",
+                e.message
+            );
+            None
+        }
+        Ok(Err(_)) | Err(_) => None,
+    }
 }
 
 /// Starts a session for `user`; returns the `Set-Cookie` header.

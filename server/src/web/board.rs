@@ -2,19 +2,19 @@
 //! the page and the JSON of `/api/leaderboard`, shared by every request meanwhile. With 1,000
 //! bots the query and the rendering cost ~8 ms, so 200 readers each running them made the
 //! page wait over a second at the 99th percentile (BENCHMARKS.md, section 10). A reader
-//! sees ratings at most a second old. One request refreshes the board while the others wait
-//! for that one.
+//! sees ratings at most about a second old while the database answers; one refresh at a time
+//! and no lock across its query ([`super::cached`]). While the database is away the last
+//! board is served with its age.
 
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::body::Bytes;
 use serde::Serialize;
-use tokio::sync::Mutex;
 
+use super::cached::{self, Cached, RefreshError, Snapshot};
 use super::html::{self, esc};
 use crate::ladder::provisional::ProvisionalRule;
-use crate::storage::{Db, Standing, StorageError};
+use crate::storage::{Db, Standing};
 
 /// How old a board may be when served.
 pub const MAX_AGE: Duration = Duration::from_secs(1);
@@ -139,37 +139,29 @@ fn table(rows: &[Row]) -> String {
     t
 }
 
-/// The board last made and when.
+/// The board last made, for every reader.
 #[derive(Debug)]
 pub struct BoardCache {
-    max_age: Duration,
     rule: ProvisionalRule,
-    slot: Mutex<Option<(Instant, Arc<Board>)>>,
+    cached: Cached<Board>,
 }
 
 impl BoardCache {
     /// Boards of the contest's `rule` for provisional ratings, each kept for `max_age`.
     pub fn new(max_age: Duration, rule: ProvisionalRule) -> BoardCache {
         BoardCache {
-            max_age,
             rule,
-            slot: Mutex::new(None),
+            cached: Cached::new(max_age, cached::WAIT),
         }
     }
 
-    /// The board, made afresh from `db` if the last one is older than the maximum age.
-    pub async fn get(&self, db: &Db) -> Result<Arc<Board>, StorageError> {
-        // Held while refreshing: the readers who arrive meanwhile get the new board rather
-        // than each running the query.
-        let mut slot = self.slot.lock().await;
-        if let Some((made, board)) = slot.as_ref()
-            && made.elapsed() < self.max_age
-        {
-            return Ok(board.clone());
-        }
-        let board = Arc::new(Board::new(&db.leaderboard().await?, self.rule));
-        *slot = Some((Instant::now(), board.clone()));
-        Ok(board)
+    /// The board, made afresh from `db` if the last one is older than the maximum age (by
+    /// one reader, outside any lock; the others get the last one meanwhile).
+    pub async fn get(&self, db: &Db) -> Result<Snapshot<Board>, RefreshError> {
+        let (db, rule) = (db.clone(), self.rule);
+        self.cached
+            .get(move || async move { Ok(Board::new(&db.leaderboard().await?, rule)) })
+            .await
     }
 }
 
@@ -253,6 +245,36 @@ mod tests {
             "{t}"
         );
         assert_eq!(rows[0]["owner_display_name"], "steady's <owner>");
+    }
+
+    #[test]
+    fn the_json_says_how_old_the_board_is() {
+        let board = Board::new(
+            &[standing("solid", 1450.0, 100.0, 40)],
+            ProvisionalRule::DEFAULT,
+        );
+        let fresh = Snapshot {
+            value: std::sync::Arc::new(board),
+            age: Duration::from_millis(340),
+            stale: None,
+        };
+        let json: serde_json::Value =
+            serde_json::from_slice(&fresh.json_with_age(&fresh.value.json)).unwrap();
+        assert_eq!(json["age_seconds"], 0.3);
+        assert_eq!(json["stale"], false);
+        assert_eq!(json["stale_reason"], serde_json::Value::Null);
+        assert_eq!(json["leaderboard"][0]["bot"], "solid");
+        let old = Snapshot {
+            value: fresh.value.clone(),
+            age: Duration::from_secs(40),
+            stale: Some("the database is unreachable"),
+        };
+        let json: serde_json::Value =
+            serde_json::from_slice(&old.json_with_age(&old.value.json)).unwrap();
+        assert_eq!(json["age_seconds"], 40.0);
+        assert_eq!(json["stale"], true);
+        assert_eq!(json["stale_reason"], "the database is unreachable");
+        assert_eq!(json["leaderboard"][0]["bot"], "solid");
     }
 
     #[test]

@@ -3,19 +3,55 @@
 //! opponent (rated duplicate pairs, every version of both bots pooled), and its recent
 //! matches with links to their replays. No login needed, and nothing private: no build
 //! logs, no sources, no unplayed match.
+//!
+//! Both are made from five queries, at most once per [`MAX_AGE`] per bot for all its readers
+//! ([`super::cached_map`]): under 200 readers the uncached page was the site's slowest, its
+//! queries waiting for pool connections behind everyone else's. While the database is away a
+//! page made before is served with its age, as the leaderboard is.
 
-use axum::Json;
+use std::time::Duration;
+
+use axum::body::Bytes;
 use axum::extract::{Path, State};
+use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
+use super::cached::{self, Snapshot};
+use super::cached_map::CachedMap;
 use super::html::{self, esc};
 use super::{Shared, WebError, auth};
 use crate::ladder::provisional::ProvisionalRule;
-use crate::storage::{Bot, BotRecord, PairResults, PlayedMatch};
+use crate::ladder::submissions::valid_bot_name;
+use crate::storage::{BotRecord, Db, PairResults, PlayedMatch, StorageError};
 
 /// How many matches a bot's page lists.
 const RECENT: i64 = 50;
+
+/// How old a bot's page may be when served: a few seconds cost nobody anything (its matches
+/// take longer than that to play), and make every reader of a popular bot share one.
+pub const MAX_AGE: Duration = Duration::from_secs(2);
+
+/// Bots whose pages are kept: a contest's every bot, a few kilobytes each.
+pub const CAPACITY: usize = 1024;
+
+/// A bot's page and JSON as made from the database: `None` for a name no bot has.
+pub type Pages = CachedMap<Option<BotView>>;
+
+/// The cache of bots' pages of a server.
+pub fn pages() -> Pages {
+    CachedMap::new(MAX_AGE, cached::WAIT, CAPACITY)
+}
+
+/// One bot's page and JSON, made once per refresh.
+#[derive(Debug)]
+pub struct BotView {
+    name: String,
+    /// The JSON object of `/api/leaderboard/BOT` (its age is added per request).
+    json: Bytes,
+    /// The page's panel after its heading (the stale note goes between).
+    body: String,
+}
 
 /// What the page says the crosstable pools, in one sentence (also in the JSON).
 const CROSSTABLE_SCOPE: &str = "Every version of this bot against every version of each \
@@ -127,39 +163,22 @@ fn replay_url(m: &PlayedMatch) -> Option<String> {
         .then(|| format!("/matches/{}/replay", m.match_id))
 }
 
-/// A bot's owner: login name and display name.
-struct Owner {
+/// Makes the bot's page and JSON from the database (five queries).
+async fn make(
+    db: Db,
     name: String,
-    display_name: String,
-}
-
-/// The bot named in the path, its owner and its record, or 404.
-async fn load(state: &Shared, name: &str) -> Result<(Bot, Owner, BotRecord), WebError> {
-    let Some(bot) = state.db.bot_by_name(name).await? else {
-        return Err(WebError::not_found());
+    rule: ProvisionalRule,
+) -> Result<Option<BotView>, StorageError> {
+    let Some(bot) = db.bot_by_name(&name).await? else {
+        return Ok(None);
     };
-    let owner = state
-        .db
+    let (owner, owner_display_name) = db
         .user_by_id(bot.owner_id)
         .await?
-        .map(|u| Owner {
-            name: u.name,
-            display_name: u.display_name,
-        })
-        .unwrap_or(Owner {
-            name: String::new(),
-            display_name: String::new(),
-        });
-    let record = state.db.bot_record(bot.id).await?;
-    Ok((bot, owner, record))
-}
-
-pub async fn api(
-    State(state): State<Shared>,
-    Path(name): Path<String>,
-) -> Result<Response, WebError> {
-    let (bot, owner, record) = load(&state, &name).await?;
-    let played = state.db.recent_matches(bot.id, RECENT).await?;
+        .map(|u| (u.name, u.display_name))
+        .unwrap_or_default();
+    let record = db.bot_record(bot.id).await?;
+    let played = db.recent_matches(bot.id, RECENT).await?;
     let recent: Vec<MatchJson> = played
         .iter()
         .map(|m| MatchJson {
@@ -173,16 +192,56 @@ pub async fn api(
             replay: replay_url(m),
         })
         .collect();
-    Ok(Json(serde_json::json!({
+    let json = serde_json::to_vec(&serde_json::json!({
         "bot": bot.name,
-        "owner": owner.name,
-        "owner_display_name": owner.display_name,
-        "versions": versions_json(&record, state.contest.ladder.provisional),
+        "owner": owner,
+        "owner_display_name": owner_display_name,
+        "versions": versions_json(&record, rule),
         "crosstable_scope": CROSSTABLE_SCOPE,
         "crosstable": crosstable_json(&record),
         "recent_matches": recent,
     }))
-    .into_response())
+    .map_err(|e| StorageError::Corrupt(format!("a bot's record as JSON: {e}")))?;
+    let owner = html::person(&owner, &owner_display_name);
+    let body = body(&bot.name, &owner, &record, &played, rule);
+    Ok(Some(BotView {
+        name: bot.name,
+        json: Bytes::from(json),
+        body,
+    }))
+}
+
+/// The bot named in the path as its readers share it; 404 for a name no bot can have (not
+/// looked up, not cached) or that no bot has.
+async fn view(state: &Shared, name: &str) -> Result<Snapshot<Option<BotView>>, WebError> {
+    if !valid_bot_name(name) {
+        return Err(WebError::not_found());
+    }
+    let (db, owned, rule) = (
+        state.db.clone(),
+        name.to_string(),
+        state.contest.ladder.provisional,
+    );
+    Ok(state
+        .bot_pages
+        .slot(name)
+        .get(move || make(db, owned, rule))
+        .await?)
+}
+
+pub async fn api(
+    State(state): State<Shared>,
+    Path(name): Path<String>,
+) -> Result<Response, WebError> {
+    let view = view(&state, &name).await.map_err(WebError::api)?;
+    let Some(bot) = view.value.as_ref() else {
+        return Err(WebError::not_found().api());
+    };
+    Ok((
+        [(header::CONTENT_TYPE, "application/json")],
+        view.json_with_age(&bot.json),
+    )
+        .into_response())
 }
 
 /// Won, drawn and lost as `W–D–L`.
@@ -284,18 +343,17 @@ fn recent_table(played: &[PlayedMatch]) -> String {
     t
 }
 
-pub async fn page(
-    State(state): State<Shared>,
-    Path(name): Path<String>,
-    headers: axum::http::HeaderMap,
-) -> Result<Response, WebError> {
-    let session = auth::session(&state, &headers).await?;
-    let (bot, owner, record) = load(&state, &name).await?;
-    let played = state.db.recent_matches(bot.id, RECENT).await?;
-    let name = esc(&bot.name);
-    let body = format!(
-        "<section class=\"panel\"><h2>{name}</h2>\
-         <p id=\"owner\">By {owner} · <a href=\"/leaderboard\">The leaderboard</a> · \
+/// The page's panel after its heading.
+fn body(
+    name: &str,
+    owner_html: &str,
+    record: &BotRecord,
+    played: &[PlayedMatch],
+    rule: ProvisionalRule,
+) -> String {
+    let name = esc(name);
+    format!(
+        "<p id=\"owner\">By {owner} · <a href=\"/leaderboard\">The leaderboard</a> · \
          <a href=\"/api/leaderboard/{name}\">as JSON</a></p>\
          <p class=\"muted\">Only rated duplicate pairs count below: the same deals played \
          twice with the seats swapped, won by the bot with more chips over both matches, \
@@ -327,13 +385,32 @@ pub async fn page(
          <li>Version and Seat: this bot's version and seat (from 1).</li>\
          <li>Opponent: the other bot.</li>\
          <li>Chips: this bot's net chips / the opponent's.</li>\
-         <li>The last column opens the match in the replay viewer.</li></ul></section>",
-        owner = html::person(&owner.name, &owner.display_name),
-        rule = esc(&state.contest.ladder.provisional.describe()),
-        versions = versions_table(&record, state.contest.ladder.provisional),
+         <li>The last column opens the match in the replay viewer.</li></ul>",
+        owner = owner_html,
+        rule = esc(&rule.describe()),
+        versions = versions_table(record, rule),
         scope = esc(CROSSTABLE_SCOPE),
-        cross = crosstable(&record),
-        recent = recent_table(&played),
+        cross = crosstable(record),
+        recent = recent_table(played),
+    )
+}
+
+pub async fn page(
+    State(state): State<Shared>,
+    Path(name): Path<String>,
+    headers: axum::http::HeaderMap,
+) -> Result<Response, WebError> {
+    // At once: each waits at most half a second for a database that is away.
+    let (session, view) = tokio::join!(auth::visitor(&state, &headers), view(&state, &name));
+    let view = view?;
+    let Some(bot) = view.value.as_ref() else {
+        return Err(WebError::not_found());
+    };
+    let body = format!(
+        "<section class=\"panel\"><h2>{}</h2>{}{}</section>",
+        esc(&bot.name),
+        view.note(),
+        bot.body
     );
     let viewer = session.as_ref().map(|s| html::Viewer {
         user: s.user(),

@@ -1,5 +1,6 @@
 //! What a request that fails answers: JSON `{"error": ...}` for the API, a small page for the
-//! site. Internal errors are logged in full and shown as a plain "internal error".
+//! site. Internal errors are logged in full and shown as a plain "internal error". A database
+//! that cannot be reached is no internal error: 503 with `Retry-After`, said in words.
 
 use std::time::Duration;
 
@@ -61,15 +62,35 @@ impl WebError {
         e
     }
 
+    /// The database is away (refused, shutting down, no connection within the wait): 503,
+    /// try again shortly. Logged as a warning: the server is fine, the database is not.
+    pub fn unavailable(what: impl std::fmt::Display) -> WebError {
+        tracing::warn!("database unavailable: {what}");
+        let mut e = WebError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the database is unreachable just now; try again in a few seconds",
+        );
+        e.retry_after = Some(RETRY_UNAVAILABLE);
+        e
+    }
+
     pub fn internal(what: impl std::fmt::Display) -> WebError {
         tracing::error!("internal error: {what}");
         WebError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal error")
     }
 }
 
+/// What a 503 for an unreachable database asks a client to wait: long enough for a restarted
+/// database to take connections again, short enough that a visitor retries soon.
+pub const RETRY_UNAVAILABLE: Duration = Duration::from_secs(5);
+
 impl From<StorageError> for WebError {
     fn from(e: StorageError) -> Self {
-        WebError::internal(e)
+        if e.is_unavailable() {
+            WebError::unavailable(e)
+        } else {
+            WebError::internal(e)
+        }
     }
 }
 
@@ -78,6 +99,7 @@ impl From<SubmitError> for WebError {
         use crate::ladder::unpack::UnpackError;
         let status = match &e {
             // The server's own disk or database failed: not the participant's doing.
+            SubmitError::Storage(s) if s.is_unavailable() => return WebError::unavailable(e),
             SubmitError::Storage(_)
             | SubmitError::Io(_)
             | SubmitError::Unpack(UnpackError::Io(_)) => {
@@ -97,8 +119,13 @@ impl From<SubmitError> for WebError {
     }
 }
 
+/// Put on every error's response: what [`json_under_api`] needs to answer it as JSON.
+#[derive(Clone, Debug)]
+struct ErrorMessage(String);
+
 impl IntoResponse for WebError {
     fn into_response(self) -> Response {
+        let message = ErrorMessage(self.message.clone());
         let mut response = if self.json {
             (
                 self.status,
@@ -119,6 +146,7 @@ impl IntoResponse for WebError {
         {
             response.headers_mut().insert(header::RETRY_AFTER, v);
         }
+        response.extensions_mut().insert(message);
         response
     }
 }
@@ -128,4 +156,38 @@ impl IntoResponse for WebError {
 fn whole_seconds(wait: Duration) -> u64 {
     let up = u64::from(wait.subsec_nanos() > 0);
     wait.as_secs().saturating_add(up).max(1)
+}
+
+/// Middleware: an error under `/api/` is answered as JSON, whichever handler or extractor
+/// made it. Handlers mark most of their errors with [`WebError::api`], but one raised through
+/// `?` from deep inside (the database gone away mid-request) would otherwise answer a script
+/// with an HTML page. Its status and headers (`Retry-After`) stay.
+pub async fn json_under_api(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let api = request.uri().path().starts_with("/api/");
+    let response = next.run(request).await;
+    if !api {
+        return response;
+    }
+    let is_html = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/html"));
+    let Some(ErrorMessage(message)) = response.extensions().get::<ErrorMessage>().cloned() else {
+        return response;
+    };
+    if !is_html {
+        return response;
+    }
+    let (mut parts, _) = response.into_parts();
+    let json = axum::Json(serde_json::json!({ "error": message })).into_response();
+    let (json_parts, body) = json.into_parts();
+    parts.headers.remove(header::CONTENT_LENGTH);
+    for (name, value) in &json_parts.headers {
+        parts.headers.insert(name, value.clone());
+    }
+    Response::from_parts(parts, body)
 }

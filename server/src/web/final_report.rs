@@ -31,13 +31,34 @@ const REPORT_CSP: &str = "default-src 'none'; script-src 'self' 'unsafe-inline';
 /// A line about the freeze and the final for the site's pages ("" when there is nothing to
 /// say). Errors are logged and say nothing: a page does not fail over its banner.
 pub async fn contest_notice(state: &Shared) -> String {
-    let row = match state.db.contest_record().await {
-        Ok(Some(row)) => row,
-        Ok(None) => return String::new(),
+    match state.db.contest_record().await {
+        Ok(row) => notice_of(row.as_ref()),
         Err(e) => {
             tracing::warn!("contest row: {e}");
-            return String::new();
+            String::new()
         }
+    }
+}
+
+/// The same line for the public pages (home, leaderboard), read at most once a second for
+/// all their readers and kept while the database is away, as the board is. A participant's
+/// own pages read it afresh: right after a freeze they must say so.
+pub async fn public_notice(state: &Shared) -> String {
+    let db = state.db.clone();
+    match state
+        .notice
+        .get(move || async move { Ok(notice_of(db.contest_record().await?.as_ref())) })
+        .await
+    {
+        Ok(notice) => notice.value.as_str().to_string(),
+        // Logged by the refresh.
+        Err(_) => String::new(),
+    }
+}
+
+fn notice_of(row: Option<&crate::storage::ContestRecord>) -> String {
+    let Some(row) = row else {
+        return String::new();
     };
     let text = match FinalState::parse(&row.final_state) {
         Some(FinalState::Done) => {

@@ -48,7 +48,12 @@ async fn require_session(state: &Shared, headers: &HeaderMap) -> Result<Session,
 }
 
 pub async fn home(State(state): State<Shared>, headers: HeaderMap) -> Result<Response, WebError> {
-    let session = auth::session(&state, &headers).await?;
+    // The home page asks the database only for these two, each bounded: it answers at once
+    // while the database is away.
+    let (session, banner) = tokio::join!(
+        auth::visitor(&state, &headers),
+        super::final_report::public_notice(&state),
+    );
     let c = &state.contest;
     let languages: Vec<&str> = c.languages.iter().map(|l| l.as_str()).collect();
     let join = match (&session, &c.accounts.registration) {
@@ -59,7 +64,6 @@ pub async fn home(State(state): State<Shared>, headers: HeaderMap) -> Result<Res
         }
         (None, Registration::Roster(_)) => "<p><a href=\"/login\">Log in</a> with the account your organizer set up for you (your setup link chooses its password).</p>".to_string(),
     };
-    let banner = super::final_report::contest_notice(&state).await;
     let body = format!(
         "{banner}<section class=\"panel\"><h2>The contest</h2>\
          <p>Game: <b>{}</b>, {} seats. Languages: {}.</p>\
