@@ -30,6 +30,8 @@ use crate::storage::{Db, Finish, MatchClaim, NewPair, SeatOutcome, now_ms};
 
 /// How often an idle worker looks for work.
 const POLL: Duration = Duration::from_secs(5);
+/// The longest pause between two tries to store a result while the database is away.
+const STORE_RETRY_MAX: Duration = Duration::from_secs(2);
 /// Restarts a crashed bot gets within one match before it packs every remaining hand (the
 /// tournaments' default).
 const MAX_RESTARTS: u32 = 2;
@@ -195,6 +197,10 @@ impl Worker {
         }
         let (result, replay) = match played {
             Ok(done) => done,
+            // The database went away while the match was being set up (its bots' versions
+            // and builds are read from it): not the match's fault. It stays claimed; its
+            // lease runs out and it is played again, rather than failed for good.
+            Err(e) if database_away(&e) => return Err(e),
             Err(e) => {
                 let why = format!("{e:#}");
                 tracing::warn!(match_id = claim.id, "cannot play: {why}");
@@ -212,12 +218,41 @@ impl Worker {
                 faults: s.faults.values().sum::<u64>() as i64,
             })
             .collect();
-        let finish = self
-            .db
-            .finish_match(claim, &self.name, Some(&replay), &seats)
-            .await?;
+        let finish = self.store(claim, &replay, &seats).await?;
         tracing::info!(match_id = claim.id, ?finish, "match finished");
         Ok(Played::Match(claim.id, finish))
+    }
+
+    /// Stores a played match, trying again while the database is away (a restart, a network
+    /// cut) for at most a lease: the match took its bots minutes of time, and dropping the
+    /// result would have it played again. Safe to repeat: a result whose commit did land
+    /// before the connection was cut makes the next try find the match no longer running
+    /// (`LeaseLost`, nothing written twice), and so does a lease another worker took meanwhile.
+    async fn store(
+        &self,
+        claim: &MatchClaim,
+        replay: &[u8],
+        seats: &[SeatOutcome],
+    ) -> anyhow::Result<Finish> {
+        let give_up = tokio::time::Instant::now() + Duration::from_millis(self.lease_ms() as u64);
+        let mut pause = Duration::from_millis(250);
+        loop {
+            match self
+                .db
+                .finish_match(claim, &self.name, Some(replay), seats)
+                .await
+            {
+                Err(e) if e.is_unavailable() && tokio::time::Instant::now() + pause < give_up => {
+                    tracing::warn!(
+                        match_id = claim.id,
+                        "cannot store the result yet, trying again in {pause:?}: {e}"
+                    );
+                    tokio::time::sleep(pause).await;
+                    pause = (pause * 2).min(STORE_RETRY_MAX);
+                }
+                done => return Ok(done?),
+            }
+        }
     }
 
     fn cleanup(&self, id: i64) {
@@ -293,6 +328,15 @@ impl Worker {
         let gz = tokio::task::spawn_blocking(move || gzip_replay(&replay, &paths)).await??;
         Ok((result, gz))
     }
+}
+
+/// Whether `e` comes from a database that could not be reached.
+fn database_away(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<crate::storage::StorageError>()
+            .is_some_and(|s| s.is_unavailable())
+    })
 }
 
 /// A replay file with the server's paths rewritten, gzip-compressed (a replay shrinks about
