@@ -6,6 +6,7 @@
 
 pub mod binaries;
 pub mod ladder;
+pub mod private_postgres;
 pub mod replay_page;
 pub mod router;
 
@@ -66,6 +67,17 @@ impl TestDb {
             dir: None,
             admin: Some((admin, schema)),
         })
+    }
+
+    /// The database at `url` as it is (a test's private server): nothing to drop after.
+    pub async fn at(url: &str, label: &'static str) -> TestDb {
+        TestDb {
+            db: Db::open(url).await.unwrap(),
+            url: url.to_string(),
+            label,
+            dir: None,
+            admin: None,
+        }
     }
 
     pub fn dir(&self) -> Option<&std::path::Path> {
