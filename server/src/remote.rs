@@ -21,6 +21,37 @@ use crate::storage::Db;
 /// How often a worker looks for a changed contest file (a restarted server's).
 const CONTEST_POLL: Duration = Duration::from_secs(10);
 
+/// How often a worker tries a database that was unreachable, at its start or between rounds.
+const DATABASE_RETRY: Duration = Duration::from_secs(2);
+
+/// Opens the database, waiting while it is unreachable (a worker started before it, or while
+/// it restarts) rather than exiting; any other failure (a bad URL, a refused password) ends
+/// the worker at once.
+async fn open(url: &str) -> anyhow::Result<Db> {
+    let mut said = false;
+    loop {
+        match Db::open(url).await {
+            Ok(db) => return Ok(db),
+            Err(e) if e.is_unavailable() => {
+                if !said {
+                    eprintln!(
+                        "arena-worker: waiting for the database {} ({e})",
+                        crate::serve::redact(url)
+                    );
+                    said = true;
+                }
+                tokio::time::sleep(DATABASE_RETRY).await;
+            }
+            Err(e) => {
+                return Err(anyhow::Error::new(e).context(format!(
+                    "cannot open the database {}",
+                    crate::serve::redact(url)
+                )));
+            }
+        }
+    }
+}
+
 /// What `arena-worker` is given.
 #[derive(Clone, Debug)]
 pub struct WorkerOptions {
@@ -68,19 +99,27 @@ pub async fn run(mut options: WorkerOptions) -> anyhow::Result<()> {
             options.data.display()
         );
     }
-    let db = Db::open(&options.db).await.with_context(|| {
-        format!(
-            "cannot open the database {}",
-            crate::serve::redact(&options.db)
-        )
-    })?;
+    let db = open(&options.db).await?;
     let name = options.name.clone().unwrap_or_else(pool::default_name);
     let stop = CancellationToken::new();
     let hurry = CancellationToken::new();
     tokio::spawn(signals(stop.clone(), hurry.clone()));
     let mut announced = false;
     while !stop.is_cancelled() {
-        let Some(record) = db.contest_record().await? else {
+        let record = match db.contest_record().await {
+            Ok(record) => record,
+            // Away for a moment (a restart): the workers wait rather than exit, as they do
+            // mid-round.
+            Err(e) if e.is_unavailable() => {
+                tracing::warn!("cannot read the contest yet: {e}");
+                tokio::select! {
+                    _ = stop.cancelled() => break,
+                    _ = tokio::time::sleep(DATABASE_RETRY) => continue,
+                }
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let Some(record) = record else {
             if !announced {
                 eprintln!(
                     "arena-worker: waiting for a server to record its contest in the database"

@@ -261,3 +261,31 @@ pub fn secret_digest(secret: &str) -> String {
     use sha2::{Digest, Sha256};
     hex(&Sha256::digest(secret.as_bytes()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_database_away_is_told_from_a_failed_query() {
+        let away = [
+            sqlx::Error::PoolTimedOut,
+            sqlx::Error::PoolClosed,
+            sqlx::Error::Io(std::io::ErrorKind::ConnectionRefused.into()),
+            sqlx::Error::Io(std::io::ErrorKind::UnexpectedEof.into()),
+        ];
+        for e in away {
+            let s = StorageError::from(e);
+            assert!(s.is_unavailable(), "{s}");
+        }
+        let not = [
+            StorageError::from(sqlx::Error::RowNotFound),
+            StorageError::from(sqlx::Error::Protocol("bad message".into())),
+            StorageError::Corrupt("x".into()),
+            StorageError::Conflict,
+        ];
+        for s in not {
+            assert!(!s.is_unavailable(), "{s}");
+        }
+    }
+}

@@ -322,3 +322,45 @@ fn the_help_texts_are_current_and_documented() {
         }
     }
 }
+
+/// `arena-worker` started while its database is unreachable (nothing listens at the URL's
+/// port) waits for it, saying so, rather than exiting: a worker machine may come up before
+/// the database, or during its restart.
+#[test]
+fn a_worker_waits_for_an_unreachable_database() {
+    let dir = tempfile::tempdir().unwrap();
+    // A port nothing listens on: bound, noted, released.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let log = dir.path().join("worker.log");
+    let mut worker = Command::new(env!("CARGO_BIN_EXE_arena-worker"))
+        .arg("--data")
+        .arg(dir.path().join("worker"))
+        .env(
+            "ARENA_DB_URL",
+            format!("postgres://arena:arena@127.0.0.1:{port}/arena"),
+        )
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    // Two connection waits (2 s each) and more: still there.
+    std::thread::sleep(Duration::from_secs(5));
+    let running = worker.try_wait().unwrap().is_none();
+    let _ = worker.kill();
+    let _ = worker.wait();
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(running, "the worker exited:\n{text}");
+    assert!(
+        text.contains("waiting for the database") && text.contains(&format!("127.0.0.1:{port}")),
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("waiting for the database").count(),
+        1,
+        "{text}"
+    );
+}
