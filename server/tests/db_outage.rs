@@ -25,14 +25,17 @@ use tower::ServiceExt;
 use common::private_postgres::PrivatePostgres;
 
 /// Pages read all along; `nobody` is a bot name no bot has (404 when the database answers).
-const READ: [&str; 6] = [
+/// `?as=alice` is read with alice's session cookie (the query changes nothing else).
+const READ: [&str; 7] = [
     "/",
     "/leaderboard",
     "/api/leaderboard",
     "/leaderboard/caller",
     "/api/leaderboard/strong",
     "/api/leaderboard/nobody",
+    LOGGED_IN,
 ];
+const LOGGED_IN: &str = "/leaderboard?as=alice";
 /// Read only during the outage: nothing cached for it.
 const NEVER_READ: &str = "/leaderboard/random";
 /// How long the database stays down.
@@ -53,11 +56,15 @@ struct Sample {
     body: String,
 }
 
-async fn read(site: &axum::Router, path: &'static str) -> Sample {
+async fn read(site: &axum::Router, path: &'static str, cookie: &str) -> Sample {
     let at = Instant::now();
+    let mut request = Request::get(path);
+    if path == LOGGED_IN {
+        request = request.header("cookie", cookie);
+    }
     let response = site
         .clone()
-        .oneshot(Request::get(path).body(Body::empty()).unwrap())
+        .oneshot(request.body(Body::empty()).unwrap())
         .await
         .unwrap();
     let status = response.status().as_u16();
@@ -134,6 +141,18 @@ async fn pages_answer_and_nothing_is_lost_while_postgres_restarts() {
     let l = common::ladder::ladder(&t, 60).await;
     eprintln!("ladder built in {:.1} s", started.elapsed().as_secs_f64());
     let site = l.router();
+    // A participant's session, for the page read logged in.
+    let token = server::storage::random_hex(32).unwrap();
+    let alice = t.db.user_by_name("alice").await.unwrap().unwrap();
+    t.db.create_session(
+        &server::storage::secret_digest(&token),
+        alice.id,
+        "csrf",
+        server::storage::now_ms() + 3_600_000,
+    )
+    .await
+    .unwrap();
+    let cookie = format!("arena_session={token}");
     let stop = CancellationToken::new();
     let workers = server::ladder::pool::start(&t.db, l.contest.clone(), 2, "outage", &stop)
         .await
@@ -145,23 +164,24 @@ async fn pages_answer_and_nothing_is_lost_while_postgres_restarts() {
     let outage = Arc::new(Mutex::new(None::<Instant>));
     let mut readers = Vec::new();
     for id in 0..4 {
-        let (site, samples, reading, outage) = (
+        let (site, samples, reading, outage, cookie) = (
             site.clone(),
             samples.clone(),
             reading.clone(),
             outage.clone(),
+            cookie.clone(),
         );
         readers.push(tokio::spawn(async move {
             let mut turn = id;
             while !reading.is_cancelled() {
                 let down = outage.lock().unwrap().is_some();
-                let path = if down && turn % 7 == 6 {
+                let path = if down && turn % 8 == 7 {
                     NEVER_READ
                 } else {
                     READ[turn % READ.len()]
                 };
                 turn += 1;
-                let sample = read(&site, path).await;
+                let sample = read(&site, path, &cookie).await;
                 samples.lock().unwrap().push(sample);
                 tokio::time::sleep(Duration::from_millis(50)).await;
             }
@@ -195,7 +215,7 @@ async fn pages_answer_and_nothing_is_lost_while_postgres_restarts() {
 
     // Back: fresh pages, and the workers play on by themselves.
     until("a fresh leaderboard", Duration::from_secs(15), async || {
-        let s = read(&site, "/api/leaderboard").await;
+        let s = read(&site, "/api/leaderboard", "").await;
         s.status == 200 && !s.stale
     })
     .await;
@@ -277,12 +297,22 @@ async fn pages_answer_and_nothing_is_lost_while_postgres_restarts() {
         }
     }
     let of = |path: &'static str| during.iter().filter(move |s| s.path == path);
+    // Logged in before the outage (the header's logout button), and answered during it, as
+    // to anyone if the session cannot be read.
+    assert!(
+        samples.iter().any(|s| s.path == LOGGED_IN
+            && s.at < down_at
+            && s.body.contains("action=\"/logout\"")),
+        "the session was never seen"
+    );
+    assert!(of(LOGGED_IN).count() > 0 && of(LOGGED_IN).all(|s| s.status == 200));
     // The home page has nothing of the database's to lose.
     assert!(of("/").all(|s| s.status == 200));
     // The pages read before it: served, and once their last figures are past their age, with
     // the note (the refresh fails after the connection wait, 2 s).
     for path in [
         "/leaderboard",
+        LOGGED_IN,
         "/api/leaderboard",
         "/leaderboard/caller",
         "/api/leaderboard/strong",
@@ -322,8 +352,8 @@ async fn pages_answer_and_nothing_is_lost_while_postgres_restarts() {
             .all(|s| s.status == 503 || s.status == 404)
     );
     // And the bot's page fresh once it is back.
-    assert_eq!(read(&site, NEVER_READ).await.status, 200);
-    assert_eq!(read(&site, "/api/leaderboard/nobody").await.status, 404);
+    assert_eq!(read(&site, NEVER_READ, "").await.status, 200);
+    assert_eq!(read(&site, "/api/leaderboard/nobody", "").await.status, 404);
 
     // Nothing lost, nothing twice.
     let after = results(&t.db).await;

@@ -89,8 +89,9 @@ pub async fn session(state: &Shared, headers: &HeaderMap) -> Result<Option<Sessi
 }
 
 /// How long a public page waits for the visitor's session before showing itself as to
-/// anyone: the page answers within a second while the database is away.
-const VISITOR_WAIT: Duration = Duration::from_millis(300);
+/// anyone: as long as it waits for its cached figures (the two are looked up at once), so
+/// the page answers within a second while the database is away.
+const VISITOR_WAIT: Duration = super::cached::WAIT;
 
 /// The session of the request's cookie for a public page (the leaderboard, a bot's page, the
 /// home page), which shows the same to everyone but the header's name and logout button:

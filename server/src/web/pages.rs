@@ -48,8 +48,8 @@ async fn require_session(state: &Shared, headers: &HeaderMap) -> Result<Session,
 }
 
 pub async fn home(State(state): State<Shared>, headers: HeaderMap) -> Result<Response, WebError> {
-    // The home page asks the database only for these two, each bounded: it answers at once
-    // while the database is away.
+    // The home page asks the database only for these two, at once and each waiting at most
+    // half a second: it answers while the database is away.
     let (session, banner) = tokio::join!(
         auth::visitor(&state, &headers),
         super::final_report::public_notice(&state),
