@@ -331,7 +331,7 @@ async fn pages_answer_and_nothing_is_lost_while_postgres_restarts() {
             );
         }
     }
-    let stale_board = of("/leaderboard").filter(|s| s.stale).last().unwrap();
+    let stale_board = of("/leaderboard").rfind(|s| s.stale).unwrap();
     assert!(
         stale_board.body.contains("As of ")
             && stale_board

@@ -202,17 +202,19 @@ on_both!(
         let kept = BoardCache::new(Duration::from_secs(3600), rule);
         let fresh = BoardCache::new(Duration::ZERO, rule);
         let first = kept.get(db).await.unwrap();
-        assert!(first.table.contains("alpha"), "{}", first.table);
-        assert!(fresh.get(db).await.unwrap().table.contains("alpha"));
+        assert!(first.value.table.contains("alpha"), "{}", first.value.table);
+        assert!(first.stale.is_none());
+        assert!(fresh.get(db).await.unwrap().value.table.contains("alpha"));
         ready_bot(db, "beta").await;
         // Within its age: the same board, without the new bot.
         let again = kept.get(db).await.unwrap();
-        assert!(std::sync::Arc::ptr_eq(&first, &again));
-        assert!(!again.table.contains("beta"));
-        // Past it: made again.
+        assert!(std::sync::Arc::ptr_eq(&first.value, &again.value));
+        assert!(!again.value.table.contains("beta"));
+        // Past it: made again (a zero age: every read refreshes, and its reader waits for it).
         let now = fresh.get(db).await.unwrap();
-        assert!(now.table.contains("beta"), "{}", now.table);
-        let json: serde_json::Value = serde_json::from_slice(&now.json).unwrap();
+        assert!(now.value.table.contains("beta"), "{}", now.value.table);
+        assert!(now.stale.is_none());
+        let json: serde_json::Value = serde_json::from_slice(&now.value.json).unwrap();
         assert_eq!(json["leaderboard"].as_array().unwrap().len(), 2, "{json}");
         assert_eq!(json["leaderboard"][0]["rank"], serde_json::Value::Null);
         assert_eq!(json["leaderboard"][0]["provisional"], true);

@@ -100,9 +100,8 @@ const VISITOR_WAIT: Duration = super::cached::WAIT;
 /// runs on a task of its own, so a slow one finishes in the background instead of being
 /// cut off mid-query.
 pub async fn visitor(state: &Shared, headers: &HeaderMap) -> Option<Session> {
-    if cookie(headers, cookie_name(state)).is_none() {
-        return None;
-    }
+    // No cookie, no lookup (and no task).
+    cookie(headers, cookie_name(state))?;
     let (state, headers) = (state.clone(), headers.clone());
     let lookup = tokio::spawn(async move { session(&state, &headers).await });
     match tokio::time::timeout(VISITOR_WAIT, lookup).await {

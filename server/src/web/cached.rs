@@ -417,10 +417,7 @@ mod tests {
     async fn a_panicking_refresh_does_not_stop_later_ones() {
         let cache: Cached<i32> = Cached::new(Duration::ZERO, WAIT);
         let e = cache
-            .get(|| async {
-                let bug: Option<i32> = None;
-                Ok(bug.expect("a bug in a refresh"))
-            })
+            .get(|| async { Ok(i32::try_from(u64::MAX).expect("a bug in a refresh")) })
             .await
             .unwrap_err();
         assert!(!e.unavailable);
