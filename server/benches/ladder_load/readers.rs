@@ -96,6 +96,15 @@ async fn round(address: SocketAddr, readers: usize, bots: usize, seconds: u64, l
         row(KINDS[k], values);
     }
     row("all", &mut every);
+    // A bot's page against the leaderboard page, measured in the same round: the bot pages
+    // are cached per bot as the board is, and should stay within 2x of it.
+    let (board, bot) = (quantile(&mut all[0], 0.99), quantile(&mut all[2], 0.99));
+    if board > 0.0 {
+        println!(
+            "{label:<8} {readers:>7} bot page p99 / leaderboard p99 = {:.2}",
+            bot / board
+        );
+    }
     if failures > 0 {
         println!("         {failures} failed requests");
     }
