@@ -36,8 +36,9 @@ const READ: [&str; 7] = [
     LOGGED_IN,
 ];
 const LOGGED_IN: &str = "/leaderboard?as=alice";
-/// Read only during the outage: nothing cached for it.
+/// Read only during the outage: nothing cached for them (one bot's page and its JSON).
 const NEVER_READ: &str = "/leaderboard/random";
+const NEVER_READ_API: &str = "/api/leaderboard/random";
 /// How long the database stays down.
 const OUTAGE: Duration = Duration::from_secs(7);
 /// Every answer within this while the database is away.
@@ -176,7 +177,7 @@ async fn pages_answer_and_nothing_is_lost_while_postgres_restarts() {
             while !reading.is_cancelled() {
                 let down = outage.lock().unwrap().is_some();
                 let path = if down && turn % 8 == 7 {
-                    NEVER_READ
+                    [NEVER_READ, NEVER_READ_API][turn / 8 % 2]
                 } else {
                     READ[turn % READ.len()]
                 };
@@ -219,6 +220,21 @@ async fn pages_answer_and_nothing_is_lost_while_postgres_restarts() {
         s.status == 200 && !s.stale
     })
     .await;
+    let back = Instant::now();
+    let stored_before_restart = count(&t.db, "SELECT COUNT(*) FROM match_results").await as usize;
+    until(
+        "a match stored after the restart",
+        Duration::from_secs(40),
+        async || {
+            count(&t.db, "SELECT COUNT(*) FROM match_results").await as usize
+                > stored_before_restart
+        },
+    )
+    .await;
+    eprintln!(
+        "first match stored {:.1} s after the restart",
+        back.elapsed().as_secs_f64() + back.duration_since(up_at).as_secs_f64()
+    );
     let target = before.len() + 4;
     until(
         "four more matches stored",
@@ -345,7 +361,9 @@ async fn pages_answer_and_nothing_is_lost_while_postgres_restarts() {
         of(NEVER_READ).count() > 0,
         "{NEVER_READ} read during the outage"
     );
-    assert!(of(NEVER_READ).all(|s| s.status == 503));
+    assert!(of(NEVER_READ).all(|s| s.status == 503 && !s.json));
+    assert!(of(NEVER_READ_API).count() > 0);
+    assert!(of(NEVER_READ_API).all(|s| s.status == 503 && s.json));
     assert!(
         of("/api/leaderboard/nobody")
             .filter(|s| s.at.duration_since(down_at) > Duration::from_secs(5))
@@ -397,6 +415,12 @@ async fn pages_answer_and_nothing_is_lost_while_postgres_restarts() {
     )
     .await;
     assert_eq!(games, 2 * rated);
+    // For the log: how many matches were played again (a lease left to run out).
+    let again = count(&t.db, "SELECT COUNT(*) FROM matches WHERE attempt > 1").await;
+    eprintln!(
+        "{} matches stored, {again} claimed more than once",
+        after.len()
+    );
     let failed = count(&t.db, "SELECT COUNT(*) FROM matches WHERE state = 'failed'").await;
     assert_eq!(failed, 0, "no match failed over the outage");
 

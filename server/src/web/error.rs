@@ -191,3 +191,53 @@ pub async fn json_under_api(
     }
     Response::from_parts(parts, body)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::Router;
+    use axum::body::Body;
+    use axum::http::Request;
+    use axum::routing::get;
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+
+    /// An error raised as a page (no `.api()`) under `/api/` reaches the client as JSON, with
+    /// its status and `Retry-After`; elsewhere it stays a page.
+    #[tokio::test]
+    async fn errors_under_the_api_are_json_whoever_raised_them() {
+        async fn away() -> Result<String, WebError> {
+            Err(WebError::from(StorageError::Sql(sqlx::Error::PoolTimedOut)))
+        }
+        let app = Router::new()
+            .route("/api/x", get(away))
+            .route("/x", get(away))
+            .layer(axum::middleware::from_fn(json_under_api));
+        for (path, json) in [("/api/x", true), ("/x", false)] {
+            let response = app
+                .clone()
+                .oneshot(Request::get(path).body(Body::empty()).unwrap())
+                .await
+                .unwrap();
+            assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE, "{path}");
+            assert_eq!(response.headers()[header::RETRY_AFTER], "5", "{path}");
+            let kind = response.headers()[header::CONTENT_TYPE]
+                .to_str()
+                .unwrap()
+                .to_string();
+            let body = response.into_body().collect().await.unwrap().to_bytes();
+            let body = String::from_utf8_lossy(&body);
+            if json {
+                assert_eq!(kind, "application/json", "{path}");
+                let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+                assert!(
+                    v["error"].as_str().unwrap().contains("unreachable"),
+                    "{body}"
+                );
+            } else {
+                assert!(kind.starts_with("text/html"), "{path}: {kind}");
+                assert!(body.contains("unreachable"), "{body}");
+            }
+        }
+    }
+}
