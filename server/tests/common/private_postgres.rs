@@ -59,9 +59,16 @@ impl PrivatePostgres {
         };
         let root = rustix::process::geteuid().is_root();
         let user = root.then(|| "postgres".to_string());
+        // Under root, in `/tmp` itself: the `postgres` user must cross every directory above
+        // its own, which a private `TMPDIR` of root's would not let it.
+        let parent = if root {
+            PathBuf::from("/tmp")
+        } else {
+            std::env::temp_dir()
+        };
         let dir = tempfile::Builder::new()
             .prefix("arena-private-pg-")
-            .tempdir()
+            .tempdir_in(parent)
             .unwrap();
         if let Some(user) = &user {
             std::os::unix::fs::chown(dir.path(), Some(id_of(user, "-u")), Some(id_of(user, "-g")))
