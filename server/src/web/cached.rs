@@ -2,8 +2,9 @@
 //! the contest's notice), made at most once per `max_age`.
 //!
 //! The refresh runs as a task of its own and no lock is held while it queries: one refresh
-//! at a time (single flight), and only the reader who started it waits for it, at most
-//! `wait`. Everyone else who arrives meanwhile gets the last value at once. Readers queueing
+//! at a time (single flight), and only the reader who started it (or one with nothing to
+//! show yet) waits for it, at most `wait`. Everyone else who arrives meanwhile gets the last
+//! value at once. Readers queueing
 //! behind a query were how a database that went away hung every page for sqlx's 30 s.
 //!
 //! When a refresh fails the last value stays and is served with its age and the reason
@@ -14,7 +15,7 @@ use std::future::Future;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-// Tokio's clock: the same as the system's, but the tests can pause and advance it.
+// The clock of `tokio::time::sleep` and `timeout`, which the waits below use.
 use tokio::time::Instant;
 
 use axum::body::Bytes;
