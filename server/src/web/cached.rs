@@ -65,11 +65,16 @@ impl RefreshError {
 }
 
 impl From<RefreshError> for WebError {
+    /// Logged by the refresh that failed, once: not again for each reader it answers.
     fn from(e: RefreshError) -> WebError {
         if e.unavailable {
-            WebError::unavailable(e.message)
+            WebError::unavailable_logged()
         } else {
-            WebError::internal(e.message)
+            tracing::debug!("a cached page's refresh failed: {}", e.message);
+            WebError::new(
+                axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+                "internal error",
+            )
         }
     }
 }

@@ -66,6 +66,12 @@ impl WebError {
     /// try again shortly. Logged as a warning: the server is fine, the database is not.
     pub fn unavailable(what: impl std::fmt::Display) -> WebError {
         tracing::warn!("database unavailable: {what}");
+        WebError::unavailable_logged()
+    }
+
+    /// The same answer for a failure logged already (a cached page's refresh logs its own,
+    /// once for all the readers it fails).
+    pub fn unavailable_logged() -> WebError {
         let mut e = WebError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             "the database is unreachable just now; try again in a few seconds",
