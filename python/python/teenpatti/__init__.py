@@ -1,0 +1,27 @@
+"""Teen Patti (Closest to 555, Lallan Kallan, classic) for game research.
+
+The arena's own rules engine (Rust) behind an OpenSpiel-shaped API:
+
+    import teenpatti
+    game = teenpatti.Game("closest-555", 3, boot=1, max_stake=64)
+    state = game.new_initial_state(seed=42)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    print(state.returns())
+
+`teenpatti.pettingzoo.env(...)` and `teenpatti.gym.SingleAgentEnv(...)` are the
+environments; `teenpatti.VecGame` steps many games per call; `teenpatti.serve(policy)` makes
+a protocol bot of a policy. See python/README.md for the action and observation tables.
+"""
+
+from teenpatti._core import (  # noqa: F401
+    GAMES,
+    SETTING_NAMES,
+    TERMINAL,
+    Game,
+    IllegalActionError,
+    State,
+    VecGame,
+)
+
+__all__ = ["Game", "State", "VecGame", "IllegalActionError", "GAMES", "SETTING_NAMES", "TERMINAL"]
