@@ -12,6 +12,7 @@ mod errors;
 mod observation;
 mod play;
 mod py_game;
+mod py_policy;
 mod render;
 mod table;
 
@@ -22,6 +23,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<py_game::Game>()?;
     m.add_class::<py_game::State>()?;
     m.add_class::<batch::VecGame>()?;
+    m.add_class::<py_policy::Policy>()?;
+    m.add("POLICY_NAMES", py_policy::POLICY_NAMES.to_vec())?;
     m.add(
         "IllegalActionError",
         m.py().get_type::<errors::IllegalActionError>(),

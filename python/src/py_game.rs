@@ -111,6 +111,55 @@ impl Game {
             })
     }
 
+    /// A protocol request line as a bot receives it (for `serve`) turned into the seat's
+    /// (tensor, mask): the same numbers `State.observation_tensor` and
+    /// `State.legal_actions_mask` give in that position.
+    fn request_observation<'py>(
+        &self,
+        py: Python<'py>,
+        seat: usize,
+        request: &str,
+    ) -> PyResult<(Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<bool>>)> {
+        let request = read_request(request)?;
+        let view = seat_view(&self.table, seat, &request)?;
+        let mut tensor = vec![0.0; self.table.layout.len()];
+        self.table
+            .layout
+            .encode(&view, request.sideshow_from, &mut tensor);
+        let mut mask = vec![false; self.table.space.len()];
+        self.table.space.fill_mask(request.legal.iter(), &mut mask);
+        Ok((tensor.into_pyarray(py), mask.into_pyarray(py)))
+    }
+
+    /// The answer line (no newline) that plays action id `action` in this request: its `id`
+    /// and the protocol action (a swap names the card in that position of `cards`).
+    fn answer(&self, request: &str, action: i64) -> PyResult<String> {
+        let request = read_request(request)?;
+        let chosen = usize::try_from(action)
+            .ok()
+            .and_then(|id| self.table.space.action(id, request.cards))
+            .ok_or_else(|| {
+                IllegalActionError::new_err(format!(
+                    "action {action} is not in this table's action space (0 to {}) for this request",
+                    self.table.space.len() - 1
+                ))
+            })?;
+        if !request.legal.iter().any(|l| l.allows(&chosen)) {
+            let legal = self.table.space.legal_ids(request.legal.iter());
+            return Err(IllegalActionError::new_err(format!(
+                "action {action} ({}) is not legal in request {}; legal: {}",
+                self.table.space.name(action as usize).unwrap_or_default(),
+                request.id,
+                self.table.listing(&legal)
+            )));
+        }
+        let answer = protocol::Answer {
+            id: request.id,
+            action: chosen,
+        };
+        Ok(serde_json::to_string(&answer).expect("answers serialize"))
+    }
+
     /// The game's name (`closest-555`).
     #[getter]
     fn game(&self) -> &'static str {
@@ -179,6 +228,36 @@ pub fn view_json(hand: &Hand, hand_index: u64, seat: usize) -> String {
             serde_json::Value::Object(out).to_string()
         }
     }
+}
+
+fn read_request(line: &str) -> PyResult<Request> {
+    serde_json::from_str(line)
+        .map_err(|e| PyValueError::new_err(format!("not a protocol request: {e}")))
+}
+
+/// A request as the engine's view of `seat` (the request repeats the whole public state).
+fn seat_view(table: &Table, seat: usize, request: &Request) -> PyResult<rules::SeatView> {
+    if seat >= table.seats || request.players.len() != table.seats {
+        return Err(PyValueError::new_err(format!(
+            "the request is for a table of {} seats (seat {seat}); this game has {}",
+            request.players.len(),
+            table.seats
+        )));
+    }
+    Ok(rules::SeatView {
+        seat,
+        dealer: request.dealer,
+        pot: request.pot,
+        stake: request.stake,
+        cards: request.cards,
+        players: request.players.clone(),
+        known: request.known.clone(),
+        to_act: Some(rules::Decision {
+            seat,
+            kind: request.kind,
+        }),
+        legal: request.legal.clone(),
+    })
 }
 
 fn events_json(events: &[Event], seat: Option<usize>, blind_start: bool) -> String {

@@ -19,9 +19,26 @@ from teenpatti._core import (  # noqa: F401
     SETTING_NAMES,
     TERMINAL,
     Game,
+    POLICY_NAMES,
     IllegalActionError,
+    Policy,
     State,
     VecGame,
 )
 
-__all__ = ["Game", "State", "VecGame", "IllegalActionError", "GAMES", "SETTING_NAMES", "TERMINAL"]
+from teenpatti.serve import serve  # noqa: E402,F401
+
+# `teenpatti.pettingzoo` and `teenpatti.gym` are imported on demand: they need the optional
+# pettingzoo/gymnasium packages, the core does not.
+__all__ = [
+    "Game",
+    "State",
+    "VecGame",
+    "Policy",
+    "serve",
+    "IllegalActionError",
+    "GAMES",
+    "SETTING_NAMES",
+    "POLICY_NAMES",
+    "TERMINAL",
+]

@@ -11,6 +11,8 @@
 //! run("always-pack", AlwaysPack);
 //! ```
 
+pub mod policies;
+
 use std::io::{self, BufRead, Write};
 
 use protocol::{Action, Choice, Hello, LegalAction, MixEntry, Request};
