@@ -33,6 +33,16 @@ pub struct VecGame {
     hands_done: u64,
 }
 
+/// A step's (observations, masks, players, rewards, dones).
+type StepArrays<'py> = (
+    Bound<'py, PyArray2<f32>>,
+    Bound<'py, PyArray2<bool>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray2<f32>>,
+    Bound<'py, PyArray1<bool>>,
+);
+
+/// (observations, masks, players).
 type Arrays<'py> = (
     Bound<'py, PyArray2<f32>>,
     Bound<'py, PyArray2<bool>>,
@@ -159,18 +169,11 @@ impl VecGame {
     /// naming the game, and no game moves. Returns (observations, masks, players, rewards
     /// [N, seats] float32: the net chips of the hands that ended in this step, dones [N] bool:
     /// a hand ended; the game is already in its next hand, whose view the observation is).
-    #[allow(clippy::type_complexity)]
     fn step<'py>(
         &mut self,
         py: Python<'py>,
         actions: PyArrayLike1<'py, i64, AllowTypeChange>,
-    ) -> PyResult<(
-        Bound<'py, PyArray2<f32>>,
-        Bound<'py, PyArray2<bool>>,
-        Bound<'py, PyArray1<i64>>,
-        Bound<'py, PyArray2<f32>>,
-        Bound<'py, PyArray1<bool>>,
-    )> {
+    ) -> PyResult<StepArrays<'py>> {
         let actions = actions.as_slice()?;
         let n = self.slots.len();
         if actions.len() != n {

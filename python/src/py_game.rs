@@ -14,6 +14,9 @@ use crate::errors::IllegalActionError;
 use crate::play::{Play, Table};
 use crate::table::{self, Value};
 
+/// A seat's observation tensor and its action mask.
+type TensorAndMask<'py> = (Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<bool>>);
+
 /// The table from `Game(game, seats, **table)`'s arguments.
 pub fn table_from(
     game: &str,
@@ -119,7 +122,7 @@ impl Game {
         py: Python<'py>,
         seat: usize,
         request: &str,
-    ) -> PyResult<(Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<bool>>)> {
+    ) -> PyResult<TensorAndMask<'py>> {
         let request = read_request(request)?;
         let view = seat_view(&self.table, seat, &request)?;
         let mut tensor = vec![0.0; self.table.layout.len()];
