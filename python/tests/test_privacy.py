@@ -54,7 +54,7 @@ def test_no_seat_ever_observes_a_card_it_was_not_shown(name, seats):
     fields = {f: (offset, size) for f, offset, size in game.observation_fields()}
     cards_end = fields["known_cards"][0] + fields["known_cards"][1]
     checked_cards = 0
-    for state in random_states(game, 300, seed=11):
+    for state in random_states(game, 150, seed=11):
         everything = state.events()
         for seat in range(seats):
             allowed = may_know(everything, seat, blind_start=(name == "classic"))
