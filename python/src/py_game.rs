@@ -375,6 +375,27 @@ impl State {
         Ok(view_json(&self.play.hand, self.play.hand_index, seat))
     }
 
+    /// PettingZoo's observation of `seat` in one call: (tensor, int8 mask), the mask all zero
+    /// unless the seat is the one to decide.
+    fn observe<'py>(
+        &self,
+        py: Python<'py>,
+        seat: i64,
+    ) -> PyResult<(Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>)> {
+        let seat = seat_index(&self.play, seat)?;
+        let mut tensor = vec![0.0; self.play.table.layout.len()];
+        let view = self.play.hand.view(seat);
+        let asker = self.play.hand.sideshow_asker();
+        self.play.table.layout.encode(&view, asker, &mut tensor);
+        let mut mask = vec![false; self.play.table.space.len()];
+        self.play
+            .table
+            .space
+            .fill_mask(view.legal.iter(), &mut mask);
+        let mask: Vec<i8> = mask.into_iter().map(i8::from).collect();
+        Ok((tensor.into_pyarray(py), mask.into_pyarray(py)))
+    }
+
     /// The seat's private observation as the fixed-size float32 tensor (`Game.observation_fields`).
     fn observation_tensor<'py>(
         &self,
