@@ -15,7 +15,7 @@ use crate::play::{Play, Table};
 use crate::table::{self, Value};
 
 /// A seat's observation tensor and its action mask.
-type TensorAndMask<'py> = (Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<bool>>);
+type TensorAndMask<'py, M> = (Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<M>>);
 
 /// The table from `Game(game, seats, **table)`'s arguments.
 pub fn table_from(
@@ -122,7 +122,7 @@ impl Game {
         py: Python<'py>,
         seat: usize,
         request: &str,
-    ) -> PyResult<TensorAndMask<'py>> {
+    ) -> PyResult<TensorAndMask<'py, bool>> {
         let request = read_request(request)?;
         let view = seat_view(&self.table, seat, &request)?;
         let mut tensor = vec![0.0; self.table.layout.len()];
@@ -377,11 +377,7 @@ impl State {
 
     /// PettingZoo's observation of `seat` in one call: (tensor, int8 mask), the mask all zero
     /// unless the seat is the one to decide.
-    fn observe<'py>(
-        &self,
-        py: Python<'py>,
-        seat: i64,
-    ) -> PyResult<(Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>)> {
+    fn observe<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<TensorAndMask<'py, i8>> {
         let seat = seat_index(&self.play, seat)?;
         let mut tensor = vec![0.0; self.play.table.layout.len()];
         let view = self.play.hand.view(seat);
