@@ -12,6 +12,7 @@ use pyo3::types::PyDict;
 use rules::{Event, Hand};
 
 use crate::errors::IllegalActionError;
+use crate::observation::HandSeat;
 use crate::play::{self, TERMINAL, Table};
 use crate::py_game::table_from;
 
@@ -107,15 +108,17 @@ impl VecGame {
                     continue;
                 };
                 player_s[i] = decision.seat as i64;
-                let view = slot.hand.view(decision.seat);
-                self.table.layout.encode(
-                    &view,
-                    slot.hand.sideshow_asker(),
-                    &mut obs_s[i * d..(i + 1) * d],
-                );
+                let seen = HandSeat {
+                    hand: &slot.hand,
+                    seat: decision.seat,
+                };
                 self.table
-                    .space
-                    .fill_mask(view.legal.iter(), &mut mask_s[i * a..(i + 1) * a]);
+                    .layout
+                    .encode(&seen, &mut obs_s[i * d..(i + 1) * d]);
+                self.table.space.fill_mask(
+                    slot.hand.legal_set().iter(),
+                    &mut mask_s[i * a..(i + 1) * a],
+                );
             }
         }
         (obs, mask, player)

@@ -11,6 +11,7 @@ use protocol::{ArenaMessage, Request};
 use rules::{Action, Event, Hand};
 
 use crate::errors::IllegalActionError;
+use crate::observation::{HandSeat, RequestSeat};
 use crate::play::{Play, Table};
 use crate::table::{self, Value};
 
@@ -124,11 +125,13 @@ impl Game {
         request: &str,
     ) -> PyResult<TensorAndMask<'py, bool>> {
         let request = read_request(request)?;
-        let view = seat_view(&self.table, seat, &request)?;
+        check_request(&self.table, seat, &request)?;
         let mut tensor = vec![0.0; self.table.layout.len()];
-        self.table
-            .layout
-            .encode(&view, request.sideshow_from, &mut tensor);
+        let seen = RequestSeat {
+            request: &request,
+            seat,
+        };
+        self.table.layout.encode(&seen, &mut tensor);
         let mut mask = vec![false; self.table.space.len()];
         self.table.space.fill_mask(request.legal.iter(), &mut mask);
         Ok((tensor.into_pyarray(py), mask.into_pyarray(py)))
@@ -238,8 +241,8 @@ fn read_request(line: &str) -> PyResult<Request> {
         .map_err(|e| PyValueError::new_err(format!("not a protocol request: {e}")))
 }
 
-/// A request as the engine's view of `seat` (the request repeats the whole public state).
-fn seat_view(table: &Table, seat: usize, request: &Request) -> PyResult<rules::SeatView> {
+/// A request fits this table and seat (the tensor indexes its players by seat).
+fn check_request(table: &Table, seat: usize, request: &Request) -> PyResult<()> {
     if seat >= table.seats || request.players.len() != table.seats {
         return Err(PyValueError::new_err(format!(
             "the request is for a table of {} seats (seat {seat}); this game has {}",
@@ -247,20 +250,7 @@ fn seat_view(table: &Table, seat: usize, request: &Request) -> PyResult<rules::S
             table.seats
         )));
     }
-    Ok(rules::SeatView {
-        seat,
-        dealer: request.dealer,
-        pot: request.pot,
-        stake: request.stake,
-        cards: request.cards,
-        players: request.players.clone(),
-        known: request.known.clone(),
-        to_act: Some(rules::Decision {
-            seat,
-            kind: request.kind,
-        }),
-        legal: request.legal.clone(),
-    })
+    Ok(())
 }
 
 fn events_json(events: &[Event], seat: Option<usize>, blind_start: bool) -> String {
@@ -379,15 +369,19 @@ impl State {
     /// unless the seat is the one to decide.
     fn observe<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<TensorAndMask<'py, i8>> {
         let seat = seat_index(&self.play, seat)?;
+        let hand = &self.play.hand;
         let mut tensor = vec![0.0; self.play.table.layout.len()];
-        let view = self.play.hand.view(seat);
-        let asker = self.play.hand.sideshow_asker();
-        self.play.table.layout.encode(&view, asker, &mut tensor);
-        let mut mask = vec![false; self.play.table.space.len()];
         self.play
             .table
-            .space
-            .fill_mask(view.legal.iter(), &mut mask);
+            .layout
+            .encode(&HandSeat { hand, seat }, &mut tensor);
+        let mut mask = vec![false; self.play.table.space.len()];
+        if hand.to_act().is_some_and(|d| d.seat == seat) {
+            self.play
+                .table
+                .space
+                .fill_mask(hand.legal_set().iter(), &mut mask);
+        }
         let mask: Vec<i8> = mask.into_iter().map(i8::from).collect();
         Ok((tensor.into_pyarray(py), mask.into_pyarray(py)))
     }
@@ -400,11 +394,11 @@ impl State {
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let seat = seat_index(&self.play, seat)?;
         let mut out = vec![0.0; self.play.table.layout.len()];
-        let asker = self.play.hand.sideshow_asker();
+        let hand = &self.play.hand;
         self.play
             .table
             .layout
-            .encode(&self.play.hand.view(seat), asker, &mut out);
+            .encode(&HandSeat { hand, seat }, &mut out);
         Ok(out.into_pyarray(py))
     }
 

@@ -429,11 +429,32 @@ impl Hand {
         (t.seen && t.turns > 0).then_some(target)
     }
 
+    /// Seat `seat`'s public state, as every view shows it (`SeatView::players[seat]`), without
+    /// building a view (hot paths that encode views themselves).
+    #[inline]
+    pub fn player(&self, seat: usize) -> PlayerView {
+        let s = &self.seats()[seat];
+        PlayerView {
+            in_hand: s.in_hand,
+            seen: s.seen,
+            dead: s.dead,
+            put_in: s.put_in,
+            turns: s.turns,
+            swaps: s.swaps,
+        }
+    }
+
+    /// Whether `viewer` knows `seat`'s current cards: its own once seen, another's once
+    /// revealed to it. Exactly what [`Hand::view`] shows `viewer` (its `cards` and `known`).
+    #[inline]
+    pub fn knows(&self, viewer: usize, seat: usize) -> bool {
+        seat < self.seat_count && self.seats()[viewer].knows & (1 << seat) != 0
+    }
+
     /// What `seat` may know, and nothing more.
     pub fn view(&self, seat: usize) -> SeatView {
-        let me = &self.seats()[seat];
         let known: BTreeMap<usize, [Card; 3]> = (0..self.seat_count)
-            .filter(|&other| other != seat && me.knows & (1 << other) != 0)
+            .filter(|&other| other != seat && self.knows(seat, other))
             .map(|other| (other, self.cards[other]))
             .collect();
         let to_act = self.to_act();
@@ -442,19 +463,8 @@ impl Hand {
             dealer: self.dealer,
             pot: self.pot,
             stake: self.stake,
-            cards: (me.knows & (1 << seat) != 0).then_some(self.cards[seat]),
-            players: self
-                .seats()
-                .iter()
-                .map(|s| PlayerView {
-                    in_hand: s.in_hand,
-                    seen: s.seen,
-                    dead: s.dead,
-                    put_in: s.put_in,
-                    turns: s.turns,
-                    swaps: s.swaps,
-                })
-                .collect(),
+            cards: self.knows(seat, seat).then_some(self.cards[seat]),
+            players: (0..self.seat_count).map(|s| self.player(s)).collect(),
             known,
             to_act,
             legal: match to_act {
