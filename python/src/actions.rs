@@ -8,7 +8,7 @@
 //! | 2 | show |
 //! | 3 | sideshow |
 //! | 4 | keep (Closest to 555) |
-//! | 5, 6, 7 | swap the seat's card in position 0, 1, 2 (of the three it holds, in the order of its `cards`) |
+//! | 5, 6, 7 | swap the seat's lowest, middle, highest card in card-index order (2c 2d 2h 2s 3c ... As) |
 //! | 8 | accept a sideshow |
 //! | 9 | refuse a sideshow |
 //! | 10 + k | bet `amounts[k]` chips |
@@ -34,6 +34,14 @@ pub const FIRST_BET: usize = 10;
 /// that its bets alone pass this is refused: a mask of millions of entries per step helps no
 /// one, and the arena plays it all the same.
 pub const MAX_ACTIONS: usize = 1 << 16;
+
+/// The seat's cards in card-index order: what swap ids 5, 6, 7 name. The order of the tensor's
+/// `own_cards` bits, so that a policy that sees only the tensor knows which card each id swaps
+/// (the order cards were dealt in is not in the tensor).
+pub fn swap_order(mut cards: [Card; 3]) -> [Card; 3] {
+    cards.sort_by_key(|c| c.index());
+    cards
+}
 
 /// The action space of one table.
 #[derive(Clone, Debug)]
@@ -85,7 +93,8 @@ impl ActionSpace {
             .map(|k| FIRST_BET + k)
     }
 
-    /// The action with this id, for a seat holding `cards` (swaps name a card by position);
+    /// The action with this id, for a seat holding `cards` (swaps name a card by its rank in
+    /// [`swap_order`]);
     /// `None` for an id outside the space.
     pub fn action(&self, id: usize, cards: Option<[Card; 3]>) -> Option<Action> {
         Some(match id {
@@ -97,7 +106,7 @@ impl ActionSpace {
             ACCEPT => Action::Accept,
             REFUSE => Action::Refuse,
             SWAP..ACCEPT => Action::Swap {
-                card: cards?[id - SWAP],
+                card: swap_order(cards?)[id - SWAP],
             },
             _ => Action::Bet {
                 amount: *self.amounts.get(id.checked_sub(FIRST_BET)?)?,
@@ -115,13 +124,13 @@ impl ActionSpace {
             Action::Keep => KEEP,
             Action::Accept => ACCEPT,
             Action::Refuse => REFUSE,
-            Action::Swap { card } => SWAP + cards?.iter().position(|c| c == card)?,
+            Action::Swap { card } => SWAP + swap_order(cards?).iter().position(|c| c == card)?,
             Action::Bet { amount } => self.bet_id(*amount)?,
         })
     }
 
-    /// The id's name for people and logs: `pack`, `bet 4`, `swap #1` (a position, as the
-    /// space has no card names).
+    /// The id's name for people and logs: `pack`, `bet 4`, `swap #1` (the card's rank in
+    /// [`swap_order`], as the space has no card names).
     pub fn name(&self, id: usize) -> Option<String> {
         Some(match id {
             SWAP..ACCEPT => format!("swap #{}", id - SWAP),

@@ -108,8 +108,7 @@ impl Play {
         Ok(())
     }
 
-    /// The seat's cards as the space names swaps by position: its current cards when it may
-    /// look at them (the legal swap entry lists them), else none.
+    /// The seat's current cards when it may look at them, else none (swap ids name one of them).
     pub fn own_cards(&self, seat: usize) -> Option<[rules::Card; 3]> {
         self.hand.view(seat).cards
     }
@@ -152,8 +151,8 @@ pub fn check(
 
 /// The engine's action for an id in the space.
 pub fn action_of(table: &Table, hand: &Hand, seat: usize, id: usize) -> Result<Action, String> {
-    // A swap id names a position among the seat's own cards, which the seat to act at a swap
-    // always sees (Closest to 555 has no blind play).
+    // A swap id names one of the seat's own cards (by card-index order), which the seat to act
+    // at a swap always sees (Closest to 555 has no blind play).
     let cards =
         (hand.to_act().map(|d| d.kind) == Some(DecisionKind::Swap)).then(|| hand.cards(seat));
     table

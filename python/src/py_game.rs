@@ -138,7 +138,7 @@ impl Game {
     }
 
     /// The answer line (no newline) that plays action id `action` in this request: its `id`
-    /// and the protocol action (a swap names the card in that position of `cards`).
+    /// and the protocol action (a swap names the card of that rank in card-index order).
     fn answer(&self, request: &str, action: i64) -> PyResult<String> {
         let request = read_request(request)?;
         let chosen = usize::try_from(action)
@@ -164,6 +164,26 @@ impl Game {
             action: chosen,
         };
         Ok(serde_json::to_string(&answer).expect("answers serialize"))
+    }
+
+    /// The engine's value of a three-card hand in this game and sequence order (higher is
+    /// better, equal is an exact tie; a dead Lallan Kallan hand is 0): `["5s", "5h", "4d"]`.
+    fn hand_value(&self, cards: Vec<String>) -> PyResult<u32> {
+        let parsed: Vec<rules::Card> = cards
+            .iter()
+            .map(|c| {
+                c.parse()
+                    .map_err(|e: rules::ParseCardError| PyValueError::new_err(e.to_string()))
+            })
+            .collect::<PyResult<_>>()?;
+        let hand: [rules::Card; 3] = parsed.try_into().map_err(|_| {
+            PyValueError::new_err(format!("a hand is three cards, not {}", cards.len()))
+        })?;
+        if hand[0] == hand[1] || hand[0] == hand[2] || hand[1] == hand[2] {
+            return Err(PyValueError::new_err(format!("a card twice in {cards:?}")));
+        }
+        let s = &self.table.settings;
+        Ok(rules::hand_value(s.variant, s.sequence_order, &hand).key())
     }
 
     /// The game's name (`closest-555`).
@@ -315,7 +335,9 @@ impl State {
                 if (5..8).contains(&id) && (b.is_none() || Some(a) == Some(seat as i64)) =>
             {
                 match self.play.own_cards(seat) {
-                    Some(cards) => format!("{name} ({})", cards[id - 5]),
+                    Some(cards) => {
+                        format!("{name} ({})", crate::actions::swap_order(cards)[id - 5])
+                    }
                     None => name,
                 }
             }

@@ -40,13 +40,15 @@ def test_serve_answers_each_request_and_survives_a_failing_policy():
         calls.append(1)
         if len(calls) == 2:
             raise RuntimeError("a bug in the policy")
-        return int(np.flatnonzero(mask)[-1])  # the last legal: swap #2
+        return int(np.flatnonzero(mask)[-1])  # the last legal: swap #2, the highest card
 
     out = io.StringIO()
     teenpatti.serve(policy, name="t", stdin=io.StringIO("\n".join(lines) + "\n"), stdout=out)
     answers = [json.loads(line) for line in out.getvalue().splitlines()]
     assert answers[0]["type"] == "hello" and answers[0]["name"] == "t"
-    assert answers[1] == {"id": 5, "action": "swap", "card": state.cards(seat)[2]}
+    # Swap #2 is the highest of the seat's cards in card-index order (rank, then suit c d h s).
+    highest = max(state.cards(seat), key=lambda c: ("23456789TJQKA".index(c[0]), "cdhs".index(c[1])))
+    assert answers[1] == {"id": 5, "action": "swap", "card": highest}
     assert answers[2] == {"id": 6, "action": "keep"}, "a failing policy gets the safe answer"
 
 
