@@ -146,3 +146,20 @@ def test_observation_json_is_the_protocols_request():
         assert len(request["legal"]) > 0
         other = json.loads(state.observation_json((seat + 1) % 4))
         assert other["type"] == "view" and other["legal"] == [] and "kind" not in other
+
+
+def test_swap_ids_name_the_cards_in_the_tensors_order():
+    # Swap #0, #1, #2 are the seat's cards by card index (2c=0 ... As=51): the order of the
+    # tensor's own_cards bits, so a policy that sees only the tensor knows what each id swaps.
+    ranks, suits = "23456789TJQKA", "cdhs"
+    game = teenpatti.Game("closest-555", 4)
+    for seed in range(50):
+        state = game.new_initial_state(seed=seed)
+        seat = state.current_player()
+        bits = np.flatnonzero(state.observation_tensor(seat)[:52])
+        in_tensor_order = [ranks[i // 4] + suits[i % 4] for i in bits]
+        named = [state.action_to_string(5 + k).split("(")[1].rstrip(")") for k in range(3)]
+        assert named == in_tensor_order
+        state.apply_action(5 + seed % 3)
+        swapped = [e for e in state.events() if e["event"] == "swapped"][0]
+        assert swapped["discarded"] == in_tensor_order[seed % 3]
