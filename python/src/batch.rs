@@ -16,6 +16,9 @@ use crate::observation::HandSeat;
 use crate::play::{self, TERMINAL, Table};
 use crate::py_game::table_from;
 
+/// The most games one batch holds (about 1 GB of hands).
+const MAX_ENVS: usize = 1 << 20;
+
 /// One game of the batch: its match seed and the next hand to deal.
 struct Slot {
     hand: Hand,
@@ -138,8 +141,11 @@ impl VecGame {
         seed: u64,
         table: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<VecGame> {
-        if num_envs == 0 {
-            return Err(PyValueError::new_err("num_envs must be at least 1"));
+        // A failed allocation aborts the process, interpreter and all: refuse sizes that could.
+        if !(1..=MAX_ENVS).contains(&num_envs) {
+            return Err(PyValueError::new_err(format!(
+                "num_envs must be from 1 to {MAX_ENVS}, not {num_envs}"
+            )));
         }
         let table = table_from(game, seats, table)?;
         let mut batch = VecGame {
