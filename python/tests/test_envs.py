@@ -103,3 +103,20 @@ def test_gym_env_illegal_action_terminates_or_raises():
         env.step(illegal)
     with pytest.raises(ValueError, match="unknown opponent"):
         teenpatti.gym.SingleAgentEnv("closest-555", 2, opponents="genius")
+
+
+def test_gym_env_takes_python_policies_as_opponents():
+    seen = []
+
+    def last_legal(observation, action_mask):
+        seen.append(observation.shape)
+        return int(np.flatnonzero(action_mask)[-1])
+
+    env = teenpatti.gym.SingleAgentEnv("classic", 3, opponents=[last_legal, "passive"])
+    check_env(env, skip_render_check=True)
+    obs, info = env.reset(seed=1)
+    while True:
+        obs, reward, terminated, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        if terminated:
+            break
+    assert seen and all(shape == obs.shape for shape in seen)

@@ -1,5 +1,7 @@
 """A Gymnasium single-agent environment: one seat learns, the others are reference bots played
-in process (``teenpatti.Policy``: the same Rust code as the arena's bot binaries).
+in process (``teenpatti.Policy``: the same Rust code as the arena's bot binaries) or Python
+policies ``policy(observation, action_mask) -> id`` (a frozen copy of the learner, for
+self-play), given their own seat's view.
 
     env = teenpatti.gym.SingleAgentEnv("closest-555", seats=2, opponents="random")
 
@@ -41,8 +43,9 @@ class SingleAgentEnv(gymnasium.Env):
         if len(opponents) != len(others):
             raise ValueError(f"{len(opponents)} opponents for {len(others)} other seats")
         for name in opponents:
-            if name not in teenpatti.POLICY_NAMES:
-                raise ValueError(f"unknown opponent {name!r}; the reference bots are {', '.join(teenpatti.POLICY_NAMES)}")
+            if not callable(name) and name not in teenpatti.POLICY_NAMES:
+                raise ValueError(f"unknown opponent {name!r}; the reference bots are {', '.join(teenpatti.POLICY_NAMES)}, "
+                                 "or pass a callable policy(observation, action_mask) -> id")
         self.seat, self.render_mode = seat, render_mode
         self._names = dict(zip(others, opponents))
         self._illegal, self._illegal_reward = illegal, float(illegal_reward)
@@ -53,15 +56,22 @@ class SingleAgentEnv(gymnasium.Env):
 
     def _new_policies(self):
         # Each opponent's own randomness is fixed by the match seed and its seat.
-        self._policies = {
-            s: teenpatti.Policy(name, self.game, s, seed=(self._seed * 31 + s) % 2**64)
-            for s, name in self._names.items()
-        }
+        self._policies = {s: self._opponent(name, s) for s, name in self._names.items()}
+
+    def _opponent(self, name, seat):
+        """A function from a state to the opponent's action id."""
+        if callable(name):
+            def act(state):
+                tensor, mask = state.observe(seat)
+                return int(name(tensor, mask.astype(bool)))
+
+            return act
+        return teenpatti.Policy(name, self.game, seat, seed=(self._seed * 31 + seat) % 2**64).action
 
     def _opponents_play(self):
         state = self.state
         while not state.is_terminal() and state.current_player() != self.seat:
-            state.apply_action(self._policies[state.current_player()].action(state))
+            state.apply_action(self._policies[state.current_player()](state))
 
     def _mask(self):
         mask = np.zeros(self.game.num_distinct_actions(), dtype=np.int8)
