@@ -33,7 +33,7 @@ impl Bot for StarterBot {
     ///   `seed` for your own randomness (`sample_bots::Dice`).
     ///
     /// `protocol::hand_value(variant, sequence_order, &cards)` values a hand in any game
-    /// (bigger is better); montecarlo-bot.rs shows a complete strategy built on it.
+    /// (bigger is better); src/policies/montecarlo.rs shows a complete strategy built on it.
     fn decide(&mut self, _game: &Game, request: &Request) -> Action {
         match request.kind {
             DecisionKind::Swap => Action::Keep, // closest-555: no swap
