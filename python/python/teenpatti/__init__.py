@@ -10,8 +10,9 @@ The arena's own rules engine (Rust) behind an OpenSpiel-shaped API:
     print(state.returns())
 
 `teenpatti.pettingzoo.env(...)` and `teenpatti.gym.SingleAgentEnv(...)` are the
-environments; `teenpatti.VecGame` steps many games per call; `teenpatti.serve(policy)` makes
-a protocol bot of a policy. See python/README.md for the action and observation tables.
+environments; `teenpatti.VecGame` steps many games per call; `teenpatti.Policy` plays a
+reference bot in process and `teenpatti.Subprocess` any protocol bot program;
+`teenpatti.serve(policy)` makes a protocol bot of a policy. See python/README.md for the action and observation tables.
 """
 
 from teenpatti._core import (  # noqa: F401
@@ -27,6 +28,7 @@ from teenpatti._core import (  # noqa: F401
 )
 
 from teenpatti.serve import serve  # noqa: E402,F401
+from teenpatti.subprocess_bot import BotError, Subprocess  # noqa: E402,F401
 
 # `teenpatti.pettingzoo` and `teenpatti.gym` are imported on demand: they need the optional
 # pettingzoo/gymnasium packages, the core does not.
@@ -35,6 +37,8 @@ __all__ = [
     "State",
     "VecGame",
     "Policy",
+    "Subprocess",
+    "BotError",
     "serve",
     "IllegalActionError",
     "GAMES",

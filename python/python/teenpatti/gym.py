@@ -1,7 +1,8 @@
 """A Gymnasium single-agent environment: one seat learns, the others are reference bots played
-in process (``teenpatti.Policy``: the same Rust code as the arena's bot binaries) or Python
-policies ``policy(observation, action_mask) -> id`` (a frozen copy of the learner, for
-self-play), given their own seat's view.
+in process (by name, or a ``teenpatti.Policy``: the same Rust code as the arena's bot
+binaries), protocol bot programs (``teenpatti.Subprocess`` of their seat), or Python policies
+``policy(observation, action_mask) -> id`` (a frozen copy of the learner, for self-play), given
+their own seat's view.
 
     env = teenpatti.gym.SingleAgentEnv("closest-555", seats=2, opponents="random")
 
@@ -43,7 +44,7 @@ class SingleAgentEnv(gymnasium.Env):
         if len(opponents) != len(others):
             raise ValueError(f"{len(opponents)} opponents for {len(others)} other seats")
         for name in opponents:
-            if not callable(name) and name not in teenpatti.POLICY_NAMES:
+            if not callable(name) and not hasattr(name, "action") and name not in teenpatti.POLICY_NAMES:
                 raise ValueError(f"unknown opponent {name!r}; the reference bots are {', '.join(teenpatti.POLICY_NAMES)}, "
                                  "or pass a callable policy(observation, action_mask) -> id")
         self.seat, self.render_mode = seat, render_mode
@@ -60,6 +61,10 @@ class SingleAgentEnv(gymnasium.Env):
 
     def _opponent(self, name, seat):
         """A function from a state to the opponent's action id."""
+        if hasattr(name, "action"):  # a teenpatti.Policy or Subprocess of that seat
+            if name.seat != seat:
+                raise ValueError(f"the opponent for seat {seat} plays seat {name.seat}")
+            return name.action
         if callable(name):
             def act(state):
                 tensor, mask = state.observe(seat)
@@ -72,6 +77,12 @@ class SingleAgentEnv(gymnasium.Env):
         state = self.state
         while not state.is_terminal() and state.current_player() != self.seat:
             state.apply_action(self._policies[state.current_player()](state))
+
+    def _tell_the_end(self):
+        # Protocol bots (teenpatti.Subprocess) hear the rest of a finished hand, as in the arena.
+        for opponent in self._names.values():
+            if hasattr(opponent, "observe"):
+                opponent.observe(self.state)
 
     def _mask(self):
         mask = np.zeros(self.game.num_distinct_actions(), dtype=np.int8)
@@ -98,6 +109,7 @@ class SingleAgentEnv(gymnasium.Env):
             self._opponents_play()
             if not self.state.is_terminal():
                 break
+            self._tell_the_end()
             skipped += self.state.returns()[self.seat]
             self._hand += 1
         return self._obs(), {"action_mask": self._mask(), "skipped_chips": skipped, "hand": self._hand}
@@ -112,6 +124,8 @@ class SingleAgentEnv(gymnasium.Env):
             return self._obs(), self._illegal_reward, True, False, info
         self._opponents_play()
         done = self.state.is_terminal()
+        if done:
+            self._tell_the_end()
         reward = float(self.state.returns()[self.seat]) if done else 0.0
         return self._obs(), reward, done, False, {"action_mask": self._mask()}
 
