@@ -13,6 +13,7 @@ mod observation;
 mod play;
 mod py_game;
 mod py_policy;
+mod py_state;
 mod render;
 mod table;
 
@@ -21,7 +22,7 @@ use pyo3::prelude::*;
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<py_game::Game>()?;
-    m.add_class::<py_game::State>()?;
+    m.add_class::<py_state::State>()?;
     m.add_class::<batch::VecGame>()?;
     m.add_class::<py_policy::Policy>()?;
     m.add("POLICY_NAMES", py_policy::POLICY_NAMES.to_vec())?;

@@ -13,7 +13,8 @@ use sample_bots::{Bot, Dice};
 
 use crate::errors::IllegalActionError;
 use crate::play::Table;
-use crate::py_game::{Game, State};
+use crate::py_game::Game;
+use crate::py_state::State;
 
 /// The reference bots available in process.
 pub const POLICY_NAMES: [&str; 3] = ["random", "passive", "montecarlo"];
