@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """attack_channel.py CHANNEL NONCE [WINDOW_MS]: two copies of this bot try to signal each
 other through state the machine shares between sandboxes, then play legally (pack / keep /
-refuse). For arena/tests/covert_channels.rs (issue 28: no channel between two bots, at one
+refuse). For arena/tests/it/covert_channels.rs (issue 28: no channel between two bots, at one
 table or in the two halves of a duplicate block, concurrently or one after the other).
 
 What is sent is a pseudo-random bit string both the copies and the test can compute from

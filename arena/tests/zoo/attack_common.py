@@ -6,7 +6,7 @@ Each attack bot tries one way to cheat or to escape the arena's sandbox, reports
     ATTACK <name> SUCCEEDED: <detail>     the attack worked (the sandbox failed)
     ATTACK <name> failed: <detail>        the attempt was stopped
 
-arena/tests/trust.rs runs them and asserts no SUCCEEDED line and at least one failed line.
+arena/tests/it/trust.rs runs them and asserts no SUCCEEDED line and at least one failed line.
 Details never include what was read (only sizes, pids and program names).
 """
 

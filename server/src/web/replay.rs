@@ -10,7 +10,7 @@
 //! The page is made as a report's replay pages are: the records gzipped in it, the arena's
 //! viewer script and styles linked from `/assets/` (served once, then cached) rather than
 //! inlined in every page. A 60-hand match with a bot's stderr at every decision: 15 KB,
-//! where the records inline with the viewer made 241 KB (`tests/replay_page.rs`).
+//! where the records inline with the viewer made 241 KB (`tests/it/replay_page.rs`).
 
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, HeaderValue, header};

@@ -3,7 +3,7 @@
 //   node check_ladder.js BASE_URL EXPECTED.json
 //
 // BASE_URL is the server (http://127.0.0.1:PORT); EXPECTED.json is written by
-// server/tests/browser.rs from the database and the stored replays: the bots, the bot whose
+// server/tests/it/browser.rs from the database and the stored replays: the bots, the bot whose
 // page to open ("focus"), the match whose replay to open ("replay"), every played match
 // (seat names, net chips, faults) and the text the leaky bot writes to its stderr ("secret").
 //
@@ -200,7 +200,7 @@ async function checkBotPage(page, bot) {
 }
 
 // A bot's versions and crosstable as the page shows them, against `/api/leaderboard/BOT`
-// (whose numbers server/tests/ladder.rs checks against the stored results).
+// (whose numbers server/tests/it/ladder.rs checks against the stored results).
 async function checkRecord(page, bot) {
   const api = await (await fetch(base + '/api/leaderboard/' + bot)).json();
   assert.equal(api.bot, bot);
