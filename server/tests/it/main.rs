@@ -5,6 +5,7 @@
 //! linked the server and its database drivers again.
 
 #[path = "../common/mod.rs"]
+#[macro_use] // on_both!: a test on SQLite and, when configured, on PostgreSQL
 mod common;
 
 mod binary;
