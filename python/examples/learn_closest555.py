@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Learns a two-seat Closest to 555 policy by self-play, in plain numpy, then plays it in the arena.
 
-    python learn_closest555.py train policy.npz [--seconds 60]   # self-play on one core
+    python learn_closest555.py train policy.npz [--seconds 60 | --hands N]   # self-play on one core
     python learn_closest555.py play policy.npz                   # a protocol bot (teenpatti.serve)
 
 The abstraction. A betting decision is summed up by three numbers read from the seat's
@@ -101,7 +101,9 @@ def choose(q, abstraction, obs, mask, rng, epsilon):
     return concrete(a, mask), s, a
 
 
-def train(path, seconds, envs=256, seed=0):
+def train(path, seconds=None, hands_wanted=None, envs=256, seed=0):
+    """Self-play until `hands_wanted` hands are played (the same table every time: the batch
+    and the exploration are seeded) or, without it, for `seconds` of CPU time."""
     game = teenpatti.Game(GAME, SEATS)
     abstraction = Abstraction(game)
     situations = STRENGTH_BUCKETS * TURN_BUCKETS * STAKE_BUCKETS
@@ -111,8 +113,14 @@ def train(path, seconds, envs=256, seed=0):
     obs, mask, player = batch.reset()
     trails = [[[], []] for _ in range(envs)]
     start, hands = time.process_time(), 0
-    while (elapsed := time.process_time() - start) < seconds:
-        epsilon = max(0.02, 0.3 * (1 - elapsed / seconds))
+
+    def progress():
+        if hands_wanted is not None:
+            return hands / hands_wanted
+        return (time.process_time() - start) / seconds
+
+    while (done := progress()) < 1:
+        epsilon = max(0.02, 0.3 * (1 - done))
         actions = np.empty(envs, dtype=np.int64)
         for i in range(envs):
             actions[i], s, a = choose(q, abstraction, obs[i], mask[i], rng, epsilon)
@@ -149,11 +157,12 @@ def main():
     t = sub.add_parser("train")
     t.add_argument("path")
     t.add_argument("--seconds", type=float, default=60.0)
+    t.add_argument("--hands", type=int, help="play this many self-play hands instead (reproducible)")
     p = sub.add_parser("play")
     p.add_argument("path")
     args = parser.parse_args()
     if args.command == "train":
-        train(args.path, args.seconds)
+        train(args.path, args.seconds, args.hands)
     else:
         play(args.path)
 

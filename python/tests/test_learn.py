@@ -17,7 +17,9 @@ def test_a_policy_learnt_by_self_play_beats_passive_and_random_in_an_arena_tourn
     # The arena runs bots as users of their own: the folder must let them in.
     tmp_path.chmod(0o755)
     policy = tmp_path / "policy.npz"
-    subprocess.run([sys.executable, str(EXAMPLE), "train", str(policy), "--seconds", "30"], check=True, timeout=600)
+    # A number of hands, not a time: the same table on every machine (trained for 30 s of CPU,
+    # the policy depended on how many hands the machine managed, and once failed on random).
+    subprocess.run([sys.executable, str(EXAMPLE), "train", str(policy), "--hands", "300000"], check=True, timeout=1200)
     policy.chmod(0o644)
     tournament = tmp_path / "gauntlet.toml"
     tournament.write_text(f'''
