@@ -154,7 +154,7 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
     let limits = Limits {
         cpu_seconds: Some(args.limits.cpu_seconds),
         memory_bytes: Some(args.limits.memory_mb << 20),
-        processes: Some(args.limits.max_processes),
+        processes: Some(args.limits.processes),
         disk_bytes: Some(args.limits.disk_mb << 20),
         millicpus: Some(args.limits.millicpus),
         ..bot_command::DEFAULT_LIMITS

@@ -107,8 +107,10 @@ pub struct LimitArgs {
     #[arg(long, default_value_t = 2048, value_parser = at_least_one::<u64>)]
     pub memory_mb: u64,
     /// Processes and threads per bot, all descendants together (needs cgroups).
-    #[arg(long, default_value_t = 256, value_parser = at_least_one::<u64>)]
-    pub max_processes: u64,
+    // Named as a tournament file's `[limits] processes`; `--max-processes`, its old name, is a
+    // hidden alias.
+    #[arg(long, alias = "max-processes", default_value_t = 256, value_parser = at_least_one::<u64>)]
+    pub processes: u64,
     /// Disk per bot (MiB): the size of its private /tmp and of its directory under bwrap.
     #[arg(long, default_value_t = 256, value_parser = at_least_one::<u64>)]
     pub disk_mb: u64,
@@ -143,9 +145,13 @@ impl LimitArgs {
     }
 }
 
+/// A switch on the command line. `true` and `false`, as a tournament file writes the same
+/// setting, are accepted too (not listed).
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OnOff {
+    #[value(alias = "true")]
     On,
+    #[value(alias = "false")]
     Off,
 }
 

@@ -143,7 +143,7 @@ fn zero_counts_are_refused_on_the_command_line() {
         "--hands",
         "--startup-ms",
         "--memory-mb",
-        "--max-processes",
+        "--processes",
         "--disk-mb",
         "--cpu-seconds",
     ] {
@@ -279,6 +279,30 @@ fn a_bot_command_given_as_an_array_is_its_argv() {
         2,
         &["field `bot.command`", "empty bot command"],
     );
+}
+
+/// The command line names a setting as a tournament file does (`--processes` and `[limits]
+/// processes`, `--sideshow false` and `sideshow = false`); the old spelling still works and is
+/// not listed.
+#[test]
+fn the_command_line_names_settings_as_the_files_do() {
+    let random = sample_bot("random-bot");
+    for (option, value) in [
+        ("--processes", "64"),
+        ("--max-processes", "64"),
+        ("--sideshow", "false"),
+        ("--sideshow", "true"),
+        ("--sideshow", "off"),
+    ] {
+        succeeds(&[
+            "match", "--game", "classic", "--hands", "1", "--seed", "1", "--bot", &random, "--bot",
+            &random, option, value,
+        ]);
+    }
+    let help = stdout(&succeeds(&["match", "--help"]));
+    assert!(help.contains("--processes <PROCESSES>"), "{help}");
+    assert!(!help.contains("--max-processes <"), "{help}");
+    assert!(help.contains("[possible values: on, off]"), "{help}");
 }
 
 #[test]

@@ -22,7 +22,7 @@ use common::{
 use serde_json::Value;
 
 /// The flag that limits a bot's processes and threads (a cgroup's `pids.max`).
-const PROCESSES_FLAG: &str = "--max-processes";
+const PROCESSES_FLAG: &str = "--processes";
 /// The flag that limits what a bot may write to its working directory and `/tmp` (MiB).
 const DISK_FLAG: &str = "--disk-mb";
 /// The flag that limits a bot's memory, tmpfs pages included (MiB).
