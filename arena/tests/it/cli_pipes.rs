@@ -90,35 +90,43 @@ fn every_printing_command_ends_quietly_on_a_closed_stdout() {
 }
 
 /// A long match of two Python bots marked with `mark`, stdout and stderr into a closed pipe,
-/// once both bots are running.
-fn long_match_into_a_closed_pipe(mark: &str) -> Child {
+/// once it is past the handshakes: its replay (the one thing it writes that the test can read)
+/// has actions in it. The folder holding the replay lives as long as the returned guard.
+fn long_match_into_a_closed_pipe(mark: &str) -> (Child, tempfile::TempDir) {
     let bot = format!(
         "python3 -X {mark} {}",
         root().join("sample-bots/python/random_bot.py").display()
     );
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("replay.jsonl");
     let pipe = closed_pipe();
     let child = Command::new(arena())
         .args([
             "match", "--game", "classic", "--hands", "1000000", "--bot", &bot, "--bot", &bot,
         ])
+        .arg("--replay")
+        .arg(&replay)
         .stdin(Stdio::null())
         .stdout(pipe.try_clone().unwrap())
         .stderr(pipe)
         .spawn()
         .unwrap();
     let start = Instant::now();
-    while processes_with(mark).len() < 2 {
-        assert!(start.elapsed() < Duration::from_secs(30), "the bots start");
-        std::thread::sleep(Duration::from_millis(50));
+    let playing =
+        || std::fs::read_to_string(&replay).is_ok_and(|text| text.contains(r#""type":"action""#));
+    while processes_with(mark).len() < 2 || !playing() {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the bots start and play"
+        );
+        std::thread::sleep(Duration::from_millis(20));
     }
-    // Into the match proper, past the handshakes.
-    std::thread::sleep(Duration::from_millis(500));
-    child
+    (child, dir)
 }
 
 fn stops_on(signal: libc::c_int, name: &str) {
     let mark = marker(name);
-    let mut child = long_match_into_a_closed_pipe(&mark);
+    let (mut child, _replay_dir) = long_match_into_a_closed_pipe(&mark);
     // SAFETY: kill(2) on the pid of our own child, which has not been waited for.
     assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
     let start = Instant::now();
