@@ -139,3 +139,31 @@ pub fn upload_body(language: &str, file_name: &str, bytes: &[u8]) -> Vec<u8> {
     body.extend_from_slice(b"\r\n--b0--\r\n");
     body
 }
+
+/// An account's bearer token, signed up through the site's form as a participant would.
+pub fn new_account_bearer(address: &str, name: &str) -> String {
+    let origin = format!("http://{address}");
+    let form = format!("name={name}&password=pass-word-1&confirm=pass-word-1");
+    let (status, head, _) = request(
+        address,
+        "POST",
+        "/register",
+        &[
+            ("Content-Type", "application/x-www-form-urlencoded"),
+            ("Origin", &origin),
+        ],
+        form.as_bytes(),
+    );
+    assert_eq!(status, 303, "{head}");
+    let json = format!(r#"{{"name":"{name}","password":"pass-word-1"}}"#);
+    let (status, _, body) = request(
+        address,
+        "POST",
+        "/api/tokens",
+        &[("Content-Type", "application/json")],
+        json.as_bytes(),
+    );
+    assert_eq!(status, 201, "{body}");
+    let token: serde_json::Value = serde_json::from_str(&body).unwrap();
+    format!("Bearer {}", token["token"].as_str().unwrap())
+}

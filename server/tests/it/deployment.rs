@@ -13,7 +13,7 @@ use crate::common;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use common::binaries::{request, start_server_with, start_worker, upload_body};
+use common::binaries::{new_account_bearer, request, start_server_with, start_worker, upload_body};
 use common::ladder::{kit, zip_of as zip};
 use sqlx::Row;
 
@@ -120,31 +120,8 @@ struct Account {
 }
 
 fn register(address: &str, name: &str) -> Account {
-    let origin = format!("http://{address}");
-    let form = format!("name={name}&password=pass-word-1&confirm=pass-word-1");
-    let (status, head, _) = request(
-        address,
-        "POST",
-        "/register",
-        &[
-            ("Content-Type", "application/x-www-form-urlencoded"),
-            ("Origin", &origin),
-        ],
-        form.as_bytes(),
-    );
-    assert_eq!(status, 303, "{head}");
-    let json = format!(r#"{{"name":"{name}","password":"pass-word-1"}}"#);
-    let (status, _, body) = request(
-        address,
-        "POST",
-        "/api/tokens",
-        &[("Content-Type", "application/json")],
-        json.as_bytes(),
-    );
-    assert_eq!(status, 201, "{body}");
-    let token: serde_json::Value = serde_json::from_str(&body).unwrap();
     Account {
-        bearer: format!("Bearer {}", token["token"].as_str().unwrap()),
+        bearer: new_account_bearer(address, name),
     }
 }
 

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use common::binaries::{Server, request, start_server_with, upload_body};
+use common::binaries::{Server, new_account_bearer, request, start_server_with, upload_body};
 
 /// The `arena` binary built beside this test (target/debug/arena).
 fn arena() -> PathBuf {
@@ -64,34 +64,6 @@ fn pack(kit: &str, args: &[&str], out: &Path) -> Vec<u8> {
         String::from_utf8_lossy(&done.stderr)
     );
     std::fs::read(out).unwrap()
-}
-
-/// An account's bearer token, signed up through the site's form as a participant would.
-fn account(address: &str, name: &str) -> String {
-    let origin = format!("http://{address}");
-    let form = format!("name={name}&password=pass-word-1&confirm=pass-word-1");
-    let (status, head, _) = request(
-        address,
-        "POST",
-        "/register",
-        &[
-            ("Content-Type", "application/x-www-form-urlencoded"),
-            ("Origin", &origin),
-        ],
-        form.as_bytes(),
-    );
-    assert_eq!(status, 303, "{head}");
-    let json = format!(r#"{{"name":"{name}","password":"pass-word-1"}}"#);
-    let (status, _, body) = request(
-        address,
-        "POST",
-        "/api/tokens",
-        &[("Content-Type", "application/json")],
-        json.as_bytes(),
-    );
-    assert_eq!(status, 201, "{body}");
-    let token: serde_json::Value = serde_json::from_str(&body).unwrap();
-    format!("Bearer {}", token["token"].as_str().unwrap())
 }
 
 /// POSTs an upload; the status and the answer's body.
@@ -155,7 +127,7 @@ fn serve(dir: &Path) -> Server {
 fn every_starter_kit_packed_by_arena_pack_builds_on_the_server() {
     let dir = tempfile::tempdir().unwrap();
     let server = serve(dir.path());
-    let bearer = account(&server.address, "alice");
+    let bearer = new_account_bearer(&server.address, "alice");
 
     // (kit, arena pack's options, language, the toolchain that must be here)
     type Kit<'a> = (
@@ -225,7 +197,7 @@ fn every_starter_kit_packed_by_arena_pack_builds_on_the_server() {
 fn a_zip_holding_bot_py_twice_is_refused_naming_it() {
     let dir = tempfile::tempdir().unwrap();
     let server = serve(dir.path());
-    let bearer = account(&server.address, "bob");
+    let bearer = new_account_bearer(&server.address, "bob");
     // bot.py twice. Written with another name, then renamed in place
     // (the zip crate's writer refuses a duplicate).
     let mut zip = common::ladder::zip_of(&[
