@@ -20,6 +20,9 @@ use toml::Spanned;
 
 use crate::ladder::provisional::ProvisionalRule;
 
+pub mod assignment;
+pub use assignment::{AssignmentPolicy, Counted, Reference};
+
 /// A language a contest accepts bots in (the starter kits' toolchains).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Language {
@@ -182,6 +185,9 @@ pub struct Contest {
     pub final_round: FinalPolicy,
     pub accounts: AccountPolicy,
     pub http: HttpPolicy,
+    /// `[assignment]`: every upload is graded against reference bots (`crate::assignment`)
+    /// instead of playing the ladder.
+    pub assignment: Option<AssignmentPolicy>,
     /// Uploads, builds, setup links and the final round robin live here; the SQLite database
     /// too unless `--db` says otherwise (replays are stored in the database).
     pub data_dir: PathBuf,
@@ -221,6 +227,7 @@ struct RawContest {
     storage: RawStorage,
     #[serde(default)]
     http: RawHttp,
+    assignment: Option<Spanned<assignment::RawAssignment>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -642,6 +649,24 @@ impl Contest {
             1..=60,
         )?);
 
+        let assignment = match &raw.assignment {
+            None => None,
+            Some(section) => {
+                if seats != 2 {
+                    return Err(err(
+                        Some(section.span()),
+                        "assignment",
+                        format!("an assignment grades heads-up matches: seats must be 2, not {seats}"),
+                    ));
+                }
+                let policy = section
+                    .get_ref()
+                    .check(base, &languages, section.span())
+                    .map_err(|(span, field, message)| err(span, &field, message))?;
+                Some(policy)
+            }
+        };
+
         Ok(Contest {
             file: file.to_path_buf(),
             text: text.to_string(),
@@ -658,6 +683,7 @@ impl Contest {
             final_round,
             accounts,
             http,
+            assignment,
             data_dir,
             connection_wait,
             drop_page_cache: false,

@@ -11,6 +11,8 @@
 //!   machines that share only the database; [`process`] is what both do before any bot runs.
 
 pub mod accounts;
+pub mod assignment;
+pub mod clock;
 pub mod config;
 pub mod ladder;
 pub mod listen;

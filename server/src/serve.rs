@@ -73,6 +73,18 @@ pub async fn prepare(
     }
     let submissions = Submissions::of_contest(db.clone(), &contest)
         .with_context(|| format!("cannot prepare {}", data.join("uploads").display()))?;
+    if let Some(assignment) = &contest.assignment {
+        let added =
+            crate::assignment::references::provision(&db, assignment, submissions.uploads_dir())
+                .await?;
+        if !added.is_empty() {
+            submissions.build_wakeup.notify_one();
+            notes.push(format!(
+                "reference bot(s) {} stored for building",
+                added.join(", ")
+            ));
+        }
+    }
     let key = DeviceKey::load_or_create(&data)?;
     Ok((
         AppState::with_device_key(Arc::new(contest), db, submissions, key),

@@ -12,6 +12,7 @@ mod bot_stats;
 mod bots;
 mod contest;
 mod final_round;
+mod grading;
 mod matches;
 mod migrations;
 mod replays;
@@ -30,6 +31,9 @@ pub use bot_stats::{BotRecord, CrossRecord, PairResults, VersionRecord};
 pub use bots::{Bot, BuildClaim, NewVersion, SourceKind, Version};
 pub use contest::ContestRecord;
 pub use final_round::{Entrant, FinalState};
+pub use grading::{
+    BlockMatch, Grade, GradedMoves, Participant, REFERENCE_ACCOUNT, ReferenceVersion, Submission,
+};
 pub use matches::{Finish, MatchClaim, NewPair, PlayedMatch, SeatOutcome, Standing};
 
 /// What went wrong in storage.

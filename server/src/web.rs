@@ -13,6 +13,8 @@ pub mod error;
 pub mod final_logs;
 pub mod final_report;
 pub mod forms;
+pub mod gradebook;
+pub mod grades;
 pub mod html;
 pub mod known_device;
 pub mod leaderboard;
@@ -161,11 +163,15 @@ pub fn router(state: Shared) -> Router {
         .route("/setup/{token}", get(pages::setup_form))
         .route("/setup", post(pages::setup))
         .route("/logout", post(pages::logout))
-        .route("/leaderboard", get(leaderboard::page))
-        .route("/leaderboard/{bot}", get(bot_page::page))
         .route("/matches/{id}/replay", get(replay::page))
-        .route("/api/leaderboard", get(leaderboard::api))
-        .route("/api/leaderboard/{bot}", get(bot_page::api))
+        .route("/grades", get(grades::page))
+        .route("/api/grades", get(grades::api))
+        .route("/admin/gradebook", get(gradebook::page))
+        .route("/admin/gradebook.csv", get(gradebook::csv))
+        .route("/admin/regrade", post(gradebook::regrade))
+        .route("/api/admin/gradebook", get(gradebook::api))
+        .route("/api/admin/gradebook.csv", get(gradebook::api_csv))
+        .route("/api/admin/regrade", post(gradebook::api_regrade))
         .route("/bots", get(pages::my_bots))
         .route("/bots/{name}/versions/{number}", get(pages::version_page))
         .route(
@@ -202,6 +208,16 @@ pub fn router(state: Shared) -> Router {
             "/api/bots/{name}/versions/{number}/files/{*path}",
             get(api::version_file),
         );
+    // An assignment has no leaderboard and no public bot pages: a student sees only their
+    // own grades and games.
+    let site = if state.contest.assignment.is_none() {
+        site.route("/leaderboard", get(leaderboard::page))
+            .route("/leaderboard/{bot}", get(bot_page::page))
+            .route("/api/leaderboard", get(leaderboard::api))
+            .route("/api/leaderboard/{bot}", get(bot_page::api))
+    } else {
+        site
+    };
     limit_bodies(site, SMALL_BODY)
         .merge(uploads)
         // axum's own 405 has an empty body (its `Allow` header stays).

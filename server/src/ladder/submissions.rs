@@ -43,6 +43,8 @@ pub enum SubmitError {
     TooOften(u32),
     #[error("uploads are frozen: the organizer has closed submissions for the final round robin")]
     Frozen,
+    #[error("the assignment closed at {0}: uploads are no longer graded")]
+    Closed(String),
     #[error(transparent)]
     Unpack(#[from] UnpackError),
     #[error(transparent)]
@@ -58,6 +60,8 @@ pub struct Submissions {
     uploads: PathBuf,
     policy: UploadPolicy,
     languages: Vec<Language>,
+    /// An assignment's end (deadline plus late window, ms): uploads after it are refused.
+    closes_at: Option<i64>,
     /// Poked after each upload, so that a builder in this process (a later session's) starts
     /// at once instead of at its next poll of the database; builders elsewhere poll.
     pub build_wakeup: Arc<Notify>,
@@ -84,6 +88,7 @@ impl Submissions {
             uploads,
             policy,
             languages,
+            closes_at: None,
             build_wakeup: Arc::new(Notify::new()),
         })
     }
@@ -91,12 +96,19 @@ impl Submissions {
     /// The contest's submissions: its versions' files in `DATA_DIR/uploads`, its upload
     /// policy and languages.
     pub fn of_contest(db: Db, contest: &crate::config::Contest) -> std::io::Result<Submissions> {
-        Submissions::new(
+        let mut submissions = Submissions::new(
             db,
             contest.data_dir.join("uploads"),
             contest.uploads.clone(),
             contest.languages.clone(),
-        )
+        )?;
+        submissions.closes_at = contest.assignment.as_ref().map(|a| a.closes_at_ms());
+        Ok(submissions)
+    }
+
+    /// The directory of every version's files.
+    pub fn uploads_dir(&self) -> &Path {
+        &self.uploads
     }
 
     pub fn policy(&self) -> &UploadPolicy {
@@ -119,6 +131,13 @@ impl Submissions {
     ) -> Result<(Bot, Version), SubmitError> {
         if self.db.frozen_at().await?.is_some() {
             return Err(SubmitError::Frozen);
+        }
+        if let Some(closes_at) = self.closes_at
+            && now_ms() > closes_at
+        {
+            return Err(SubmitError::Closed(
+                crate::clock::utc_text(closes_at),
+            ));
         }
         if !valid_bot_name(bot_name) {
             return Err(SubmitError::BadBotName);

@@ -116,6 +116,10 @@ impl Worker {
     /// added (none while fewer than two owners have a ready bot). Several workers may top it
     /// up at once: the queue then holds a pair or two more, which is harmless.
     pub async fn schedule(&self) -> anyhow::Result<usize> {
+        if self.contest.assignment.is_some() {
+            // A class's assignment: the grader's blocks instead of ladder pairs.
+            return crate::assignment::grader::step(&self.db, &self.contest).await;
+        }
         if self.contest.seats != 2 {
             // A pair swaps two seats; tables of more seats are not laddered (yet).
             return Ok(0);
@@ -218,7 +222,18 @@ impl Worker {
                 faults: s.faults.values().sum::<u64>() as i64,
             })
             .collect();
-        let finish = self.store(claim, &replay, &seats).await?;
+        // A grading match's moves and faults, for the grader and the copy check.
+        let summary = if claim.grading {
+            let gz = replay.clone();
+            let summary = tokio::task::spawn_blocking(move || {
+                crate::assignment::summary::Summary::of_gz(&gz)
+            })
+            .await??;
+            Some((summary.moves_json(), summary.faults_json()))
+        } else {
+            None
+        };
+        let finish = self.store(claim, &replay, &seats, summary).await?;
         tracing::info!(match_id = claim.id, ?finish, "match finished");
         Ok(Played::Match(claim.id, finish))
     }
@@ -233,13 +248,20 @@ impl Worker {
         claim: &MatchClaim,
         replay: &[u8],
         seats: &[SeatOutcome],
+        summary: Option<(String, String)>,
     ) -> anyhow::Result<Finish> {
         let give_up = tokio::time::Instant::now() + Duration::from_millis(self.lease_ms() as u64);
         let mut pause = Duration::from_millis(250);
         loop {
             match self
                 .db
-                .finish_match(claim, &self.name, Some(replay), seats)
+                .finish_match_with(
+                    claim,
+                    &self.name,
+                    Some(replay),
+                    seats,
+                    summary.as_ref().map(|(m, f)| (m.as_str(), f.as_str())),
+                )
                 .await
             {
                 Err(e) if e.is_unavailable() && tokio::time::Instant::now() + pause < give_up => {

@@ -132,7 +132,7 @@ impl Db {
         let rows = sqlx::query(
             "SELECT b.name AS bot, u.name AS owner, v.id AS version_id, v.number AS number \
              FROM bot_versions v JOIN bots b ON b.id = v.bot_id JOIN users u ON u.id = b.owner_id \
-             WHERE v.state = 'ready' ORDER BY b.name",
+             WHERE v.state = 'ready' AND u.is_reference = 0 ORDER BY b.name",
         )
         .fetch_all(&self.pool)
         .await?;

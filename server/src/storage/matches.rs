@@ -20,6 +20,9 @@ pub struct MatchClaim {
     /// Bot version ids by seat.
     pub seats: Vec<i64>,
     pub lease_token: String,
+    /// A grading block's match (`crate::assignment`): its summary is stored with its result,
+    /// and it is never rated.
+    pub grading: bool,
 }
 
 /// One seat's result.
@@ -124,7 +127,9 @@ impl Db {
              (SELECT MAX(p.created_at) FROM match_pairs p WHERE p.version_a = v.id) AS last_a, \
              (SELECT MAX(p.created_at) FROM match_pairs p WHERE p.version_b = v.id) AS last_b \
              FROM bot_versions v JOIN bots b ON b.id = v.bot_id \
-             LEFT JOIN ratings r ON r.version_id = v.id WHERE v.state = 'ready' ORDER BY v.id",
+             LEFT JOIN ratings r ON r.version_id = v.id WHERE v.state = 'ready' \
+             AND NOT EXISTS (SELECT 1 FROM users ru WHERE ru.id = b.owner_id AND ru.is_reference = 1) \
+             ORDER BY v.id",
         )
         .bind(Rating::NEW.rating)
         .fetch_all(&self.pool)
@@ -149,19 +154,51 @@ impl Db {
     /// Records a pair and its two matches (seats swapped in the second), queued. Returns the
     /// pair's id.
     pub async fn schedule_pair(&self, pair: &NewPair) -> Result<i64> {
+        self.insert_pair(pair, None).await
+    }
+
+    /// Records a grading block: a pair of the upload (`version_a`) and a reference bot
+    /// (`version_b`), never rated, and its block number. [`super::StorageError::Conflict`] if
+    /// another worker scheduled that block first.
+    pub async fn schedule_grading_block(&self, pair: &NewPair, block: i64) -> Result<i64> {
+        self.insert_pair(pair, Some(block)).await
+    }
+
+    async fn insert_pair(&self, pair: &NewPair, grading_block: Option<i64>) -> Result<i64> {
         let now = now_ms();
         let pair_id = new_id()?;
         let mut tx = self.pool.begin().await?;
         sqlx::query(
-            "INSERT INTO match_pairs (id, version_a, version_b, created_at) VALUES ($1, $2, $3, $4)",
+            "INSERT INTO match_pairs (id, version_a, version_b, created_at, grading) \
+             VALUES ($1, $2, $3, $4, $5)",
         )
         .bind(pair_id)
         .bind(pair.version_a)
         .bind(pair.version_b)
         .bind(now)
+        .bind(i64::from(grading_block.is_some()))
         .execute(&mut *tx)
         .await?;
-        for v in [pair.version_a, pair.version_b] {
+        if let Some(block) = grading_block {
+            sqlx::query(
+                "INSERT INTO grading_blocks (pair_id, version_id, reference_version_id, block, \
+                 created_at) VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(pair_id)
+            .bind(pair.version_a)
+            .bind(pair.version_b)
+            .bind(block)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        }
+        // Grading pairs are not rated: no rating rows for them.
+        let rated = if grading_block.is_some() {
+            &[][..]
+        } else {
+            &[pair.version_a, pair.version_b][..]
+        };
+        for &v in rated {
             sqlx::query(
                 "INSERT INTO ratings (version_id, rating, deviation, volatility, games) \
                  VALUES ($1, $2, $3, $4, 0) ON CONFLICT (version_id) DO NOTHING",
@@ -234,7 +271,8 @@ impl Db {
              (SELECT 1 FROM matches s WHERE s.pair_id = q.pair_id AND s.id <> q.id \
              AND s.state = 'running') \
              ORDER BY q.priority DESC, q.created_at, q.id LIMIT 1{lock}) \
-             RETURNING id, pair_id, seed, hands, attempt"
+             RETURNING id, pair_id, seed, hands, attempt, \
+             (SELECT p.grading FROM match_pairs p WHERE p.id = matches.pair_id) AS grading"
         ))
         .bind(&token)
         .bind(worker)
@@ -266,6 +304,7 @@ impl Db {
             attempt: row.try_get("attempt")?,
             seats,
             lease_token: token,
+            grading: row.try_get::<Option<i64>, _>("grading")?.unwrap_or(0) != 0,
         }))
     }
 
@@ -336,7 +375,9 @@ impl Db {
              error = 'a bot of the match was replaced by a newer version' \
              WHERE state = 'queued' AND EXISTS (SELECT 1 FROM match_seats s \
              JOIN bot_versions v ON v.id = s.version_id \
-             WHERE s.match_id = matches.id AND v.state <> 'ready')",
+             WHERE s.match_id = matches.id AND v.state <> 'ready') \
+             AND NOT EXISTS (SELECT 1 FROM match_pairs p \
+             WHERE p.id = matches.pair_id AND p.grading = 1)",
         )
         .execute(&self.pool)
         .await?;
@@ -371,6 +412,21 @@ impl Db {
         replay_gz: Option<&[u8]>,
         seats: &[SeatOutcome],
     ) -> Result<Finish> {
+        self.finish_match_with(claim, worker, replay_gz, seats, None)
+            .await
+    }
+
+    /// As [`Db::finish_match`], with a grading match's summary (its moves and faults, JSON)
+    /// stored in the same transaction. A grading match is kept when its upload is replaced
+    /// (an earlier upload's grade still counts under `counted = "best"`) and never rated.
+    pub async fn finish_match_with(
+        &self,
+        claim: &MatchClaim,
+        worker: &str,
+        replay_gz: Option<&[u8]>,
+        seats: &[SeatOutcome],
+        summary: Option<(&str, &str)>,
+    ) -> Result<Finish> {
         let now = now_ms();
         let mut tx = self.pool.begin().await?;
         // A write first: on SQLite the transaction takes the write lock here, on PostgreSQL
@@ -388,14 +444,18 @@ impl Db {
             tx.rollback().await?;
             return Ok(Finish::LeaseLost);
         }
-        let retired: i64 = sqlx::query(
+        let retired: i64 = if claim.grading {
+            0
+        } else {
+            sqlx::query(
             "SELECT COUNT(*) AS n FROM match_seats s JOIN bot_versions v ON v.id = s.version_id \
              WHERE s.match_id = $1 AND v.state <> 'ready'",
         )
         .bind(claim.id)
         .fetch_one(&mut *tx)
         .await?
-        .try_get("n")?;
+        .try_get("n")?
+        };
         if retired > 0 {
             sqlx::query(
                 "UPDATE matches SET state = 'cancelled', \
@@ -429,9 +489,19 @@ impl Db {
             .execute(&mut *tx)
             .await?;
         }
+        if let Some((moves, faults)) = summary {
+            sqlx::query(
+                "INSERT INTO grading_summaries (match_id, moves, faults) VALUES ($1, $2, $3)",
+            )
+            .bind(claim.id)
+            .bind(moves)
+            .bind(faults)
+            .execute(&mut *tx)
+            .await?;
+        }
         let pair_rated = match claim.pair_id {
-            Some(pair) => self.rate_pair_if_complete(&mut tx, pair, now).await?,
-            None => false,
+            Some(pair) if !claim.grading => self.rate_pair_if_complete(&mut tx, pair, now).await?,
+            _ => false,
         };
         tx.commit().await?;
         Ok(Finish::Recorded { pair_rated })
@@ -532,7 +602,7 @@ impl Db {
              COALESCE(r.games, 0) AS games, r.last_played_at AS last_played_at \
              FROM bot_versions v JOIN bots b ON b.id = v.bot_id JOIN users u ON u.id = b.owner_id \
              LEFT JOIN ratings r ON r.version_id = v.id WHERE v.state = 'ready' \
-             ORDER BY rating DESC, deviation, b.name",
+             AND u.is_reference = 0 ORDER BY rating DESC, deviation, b.name",
         )
         .bind(Rating::NEW.rating)
         .bind(Rating::NEW.deviation)

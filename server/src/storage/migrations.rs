@@ -31,6 +31,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "ladder indexes",
         include_str!("../../migrations/0004_ladder_indexes.sql"),
     ),
+    (
+        5,
+        "assignment",
+        include_str!("../../migrations/0005_assignment.sql"),
+    ),
 ];
 
 #[derive(Debug)]

@@ -116,7 +116,10 @@ impl From<SubmitError> for WebError {
             }
             SubmitError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             // The contest's state refuses it, whoever asks: 409 (documented in the README).
-            SubmitError::NameTaken(_) | SubmitError::TooManyBots(_) | SubmitError::Frozen => {
+            SubmitError::NameTaken(_)
+            | SubmitError::TooManyBots(_)
+            | SubmitError::Frozen
+            | SubmitError::Closed(_) => {
                 StatusCode::CONFLICT
             }
             SubmitError::TooOften(_) => StatusCode::TOO_MANY_REQUESTS,

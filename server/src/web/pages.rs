@@ -69,13 +69,21 @@ pub async fn home(State(state): State<Shared>, headers: HeaderMap) -> Result<Res
          <p>Game: <b>{}</b>, {} seats. Languages: {}.</p>\
          <p>Uploads: one source file or a .zip / .tar.gz archive of at most {}; \
          every decision within {} ms (plus a bank of {} ms).</p>\
-         <p><a href=\"/leaderboard\">The leaderboard</a></p>{join}</section>",
+         {board}{join}</section>",
         esc(c.settings.variant.name()),
         c.seats,
         esc(&languages.join(", ")),
         html::bytes(c.uploads.max_bytes),
         c.time.decision_ms,
         c.time.bank_ms,
+        board = match &c.assignment {
+            // An assignment has no leaderboard: each student sees their own grades.
+            Some(a) => format!(
+                "<p>An assignment: every upload is graded against the reference bots until {}. <a href=\"/grades\">My grades</a></p>",
+                esc(&html::time(a.deadline_ms))
+            ),
+            None => "<p><a href=\"/leaderboard\">The leaderboard</a></p>".to_string(),
+        },
     );
     Ok(render(&state, "Home", session.as_ref(), &body).into_response())
 }
@@ -427,6 +435,16 @@ async fn my_bots_body(
          and your bots' pages.</p>",
         html::person(&user.name, &user.display_name)
     ));
+    if state.contest.assignment.is_some() {
+        body.push_str(&format!(
+            "<p><a href=\"/grades\">My grades</a>: every upload is graded against the reference bots.{}</p>",
+            if user.is_admin {
+                " <a href=\"/admin/gradebook\">The gradebook</a>"
+            } else {
+                ""
+            }
+        ));
+    }
     if bots.is_empty() {
         body.push_str("<p class=\"muted\">No bot yet: upload one below.</p>");
     }

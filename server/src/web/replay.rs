@@ -91,7 +91,9 @@ pub async fn page(
         .filter(|(_, owner)| viewer.is_some_and(|u| u.id == *owner))
         .map(|(seat, _)| *seat)
         .collect();
-    if !state.contest.ladder.public_replays && !admin && own_seats.is_empty() {
+    // An assignment's games are their student's and the teacher's alone.
+    let public = state.contest.ladder.public_replays && state.contest.assignment.is_none();
+    if !public && !admin && own_seats.is_empty() {
         return Err(WebError::not_found());
     }
     let Some(gz) = state.db.replay_gz(id).await? else {

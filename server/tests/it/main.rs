@@ -8,6 +8,7 @@
 #[macro_use] // on_both!: a test on SQLite and, when configured, on PostgreSQL
 mod common;
 
+mod assignment;
 mod binary;
 mod browser;
 mod build;

@@ -1,0 +1,361 @@
+//! The grader: one step judges every upload that is not yet graded against every reference
+//! bot from the blocks played so far, and schedules the blocks a verdict still needs. The
+//! workers run a step before each match (where the ladder would pick its next pair), on the
+//! server and on `arena worker` machines alike: the database is all they share, and a block
+//! two of them schedule at once is refused the second time by its unique key.
+//!
+//! A block is a duplicate pair (both seat orders of one deal) of the ladder's own matches,
+//! played by whichever worker claims it; a worker lost mid-match loses its lease and the
+//! match is played again, and a block counts only once both its results are stored, so
+//! nothing is counted twice. A grade is judged again when its mark changed, and after the
+//! teacher's re-grade.
+
+use std::collections::HashMap;
+
+use arena::standings::stats::BlockSample;
+use sha2::{Digest, Sha256};
+
+use super::sequential::{Estimate, Judgement, Looks};
+use super::summary::faults_from_json;
+use crate::config::{AssignmentPolicy, Contest, Counted, Reference};
+use crate::storage::{BlockMatch, Db, Grade, NewPair, StorageError, Submission, now_ms};
+
+/// A grade's states, as stored and shown.
+pub const GRADING: &str = "grading";
+pub const PASS: &str = "pass";
+pub const FAIL: &str = "fail";
+pub const NOT_SETTLED: &str = "not settled";
+pub const PAUSED: &str = "paused";
+pub const REPLACED: &str = "replaced";
+
+/// Whether a grade in this state is finished (judged again only if its mark changes).
+pub fn is_final(state: &str) -> bool {
+    matches!(state, PASS | FAIL | NOT_SETTLED | REPLACED)
+}
+
+/// The fixed looks of the contest's assignment.
+pub fn looks(policy: &AssignmentPolicy) -> Looks {
+    Looks {
+        min_blocks: policy.min_blocks,
+        max_blocks: policy.max_blocks,
+        confidence: policy.confidence,
+    }
+}
+
+/// The deal seed of block `block` against `reference`: the same for every student (the copy
+/// check compares decisions on equal deals), secret while the assignment's secret is.
+pub fn block_seed(secret: &str, reference: &str, block: i64) -> u64 {
+    let digest = Sha256::digest(format!("{secret}:{reference}:{block}").as_bytes());
+    u64::from_le_bytes(digest[..8].try_into().unwrap_or([0; 8]))
+}
+
+/// One grading step; returns how many blocks it scheduled.
+pub async fn step(db: &Db, contest: &Contest) -> anyhow::Result<usize> {
+    let Some(policy) = &contest.assignment else {
+        return Ok(0);
+    };
+    let references = current_references(db, policy).await?;
+    let submissions = db.submissions(policy.closes_at_ms()).await?;
+    let grades: HashMap<(i64, String), Grade> = db
+        .grades(None)
+        .await?
+        .into_iter()
+        .map(|g| ((g.version_id, g.reference.clone()), g))
+        .collect();
+    let latest = latest_by_owner(&submissions);
+    let mut secret = None;
+    let mut scheduled = 0;
+    for sub in &submissions {
+        let settled = |r: &Reference| {
+            grades
+                .get(&(sub.version_id, r.name.clone()))
+                .is_some_and(|g| (is_final(&g.state) && g.mark == r.mark) || g.state == PAUSED)
+        };
+        if policy.references.iter().all(settled) {
+            continue;
+        }
+        let replaced = policy.counted == Counted::Latest
+            && latest.get(&sub.owner_id) != Some(&sub.version_id);
+        let blocks = match sub.state.as_str() {
+            "ready" | "retired" if !replaced => db.block_matches(sub.version_id).await?,
+            _ => Vec::new(),
+        };
+        for reference in &policy.references {
+            if settled(reference) {
+                continue;
+            }
+            let old = grades.get(&(sub.version_id, reference.name.clone()));
+            let mut grade = Grade {
+                version_id: sub.version_id,
+                reference: reference.name.clone(),
+                state: GRADING.into(),
+                blocks: 0,
+                edge: None,
+                lower: None,
+                upper: None,
+                mark: reference.mark,
+                why: String::new(),
+                match_id: None,
+                updated_at: now_ms(),
+            };
+            match sub.state.as_str() {
+                _ if replaced => {
+                    grade.state = REPLACED.into();
+                    grade.why = "a later upload replaced this one: only the latest counts".into();
+                }
+                "uploaded" | "building" => grade.why = "waiting for its build and checks".into(),
+                "failed" => {
+                    grade.state = FAIL.into();
+                    grade.why = format!(
+                        "it did not build or did not pass the arena's checks: {}",
+                        log_tail(sub)
+                    );
+                }
+                _ => match references.get(&reference.name).copied().flatten() {
+                    None => grade.why = "waiting for the reference bot's build".into(),
+                    Some(reference_version) => {
+                        let mine: Vec<&BlockMatch> = blocks
+                            .iter()
+                            .filter(|m| m.reference_version_id == reference_version)
+                            .collect();
+                        let wanted = judge(policy, reference, &mine, &mut grade);
+                        if let Some(until) = wanted {
+                            let secret = match &secret {
+                                Some(s) => s,
+                                None => secret.insert(db.assignment_secret().await?),
+                            };
+                            // Blocks a re-grade dropped leave gaps: those are played again.
+                            let present: std::collections::HashSet<i64> =
+                                mine.iter().map(|m| m.block).collect();
+                            for block in (0..until as i64).filter(|b| !present.contains(b)) {
+                                let seed = block_seed(secret, &reference.name, block);
+                                let pair = NewPair {
+                                    version_a: sub.version_id,
+                                    version_b: reference_version,
+                                    seeds: [seed, seed],
+                                    hands: policy.hands,
+                                    max_attempts: i64::from(contest.ladder.max_attempts),
+                                };
+                                match db.schedule_grading_block(&pair, block).await {
+                                    Ok(_) => scheduled += 1,
+                                    // Another worker scheduled it first.
+                                    Err(StorageError::Conflict) => {}
+                                    Err(e) => return Err(e.into()),
+                                }
+                            }
+                        }
+                    }
+                },
+            }
+            let changed = old.is_none_or(|o| {
+                (&o.state, &o.why, o.blocks, o.mark) != (&grade.state, &grade.why, grade.blocks, grade.mark)
+            });
+            if changed {
+                db.put_grade(&grade).await?;
+            }
+        }
+    }
+    Ok(scheduled)
+}
+
+/// Each reference's newest version if it is ready (`None` while it builds, or if its build
+/// failed: grading against it waits).
+async fn current_references(
+    db: &Db,
+    policy: &AssignmentPolicy,
+) -> anyhow::Result<HashMap<String, Option<i64>>> {
+    let versions = db.reference_versions().await?;
+    Ok(policy
+        .references
+        .iter()
+        .map(|r| {
+            let newest = versions.iter().find(|v| v.name == r.name);
+            let ready = newest.filter(|v| v.state == "ready").map(|v| v.version_id);
+            (r.name.clone(), ready)
+        })
+        .collect())
+}
+
+/// Each owner's latest upload.
+pub fn latest_by_owner(submissions: &[Submission]) -> HashMap<i64, i64> {
+    // Oldest first: the last one written wins.
+    submissions
+        .iter()
+        .map(|s| (s.owner_id, s.version_id))
+        .collect()
+}
+
+/// Judges `grade` from its blocks' matches; returns the block count to play up to, if more
+/// are needed.
+fn judge(
+    policy: &AssignmentPolicy,
+    reference: &Reference,
+    matches: &[&BlockMatch],
+    grade: &mut Grade,
+) -> Option<u64> {
+    let mut by_block: Vec<(i64, Vec<&BlockMatch>)> = Vec::new();
+    for m in matches {
+        match by_block.last_mut() {
+            Some((b, list)) if *b == m.block => list.push(m),
+            _ => by_block.push((m.block, vec![m])),
+        }
+    }
+    let mut samples = Vec::new();
+    for (_, block) in &by_block {
+        for m in block {
+            match m.state.as_str() {
+                "done" => {}
+                "failed" | "cancelled" => {
+                    grade.state = PAUSED.into();
+                    grade.match_id = Some(m.match_id);
+                    grade.why = format!(
+                        "grading match {} could not be played ({}); the teacher re-grades once it is fixed",
+                        m.match_id,
+                        m.error.as_deref().unwrap_or("no reason recorded")
+                    );
+                    return None;
+                }
+                _ => {
+                    grade.blocks = samples.len() as i64;
+                    grade.why = format!(
+                        "playing: {} of {} blocks so far",
+                        samples.len(),
+                        by_block.len()
+                    );
+                    return None;
+                }
+            }
+            for fault in faults_from_json(m.faults.as_deref().unwrap_or("[]")) {
+                grade.match_id = Some(m.match_id);
+                if fault.seat as i64 == m.seat {
+                    grade.state = FAIL.into();
+                    grade.why = format!(
+                        "your bot's fault in match {} (hand {}): {}: {}",
+                        m.match_id,
+                        fault.hand + 1,
+                        fault.fault,
+                        fault.detail
+                    );
+                } else {
+                    grade.state = PAUSED.into();
+                    grade.why = format!(
+                        "the reference bot {} faulted in match {} (hand {}, {}: {}): grading against it waits for the teacher",
+                        reference.name,
+                        m.match_id,
+                        fault.hand + 1,
+                        fault.fault,
+                        fault.detail
+                    );
+                }
+                return None;
+            }
+        }
+        samples.push(BlockSample {
+            chips: block.iter().filter_map(|m| m.chips).sum::<i64>() as f64,
+            hands: block.iter().map(|m| m.hands.max(0) as u64).sum(),
+        });
+    }
+    let looks = looks(policy);
+    let level = looks.level() * 100.0;
+    let estimate = |e: &Estimate| {
+        format!(
+            "edge {:+.2} chips per hand, {level:.2}% interval [{:+.2}, {:+.2}] over {} blocks",
+            e.edge, e.lower, e.upper, e.blocks
+        )
+    };
+    let (state, why, e, more) = match looks.judge(&samples, reference.mark) {
+        Judgement::Pass(e) => (
+            PASS,
+            format!("{}: above the mark {:+.2}", estimate(&e), reference.mark),
+            Some(e),
+            None,
+        ),
+        Judgement::Fail(e) => (
+            FAIL,
+            format!("{}: not above the mark {:+.2}", estimate(&e), reference.mark),
+            Some(e),
+            None,
+        ),
+        Judgement::NotSettled(e) => (
+            NOT_SETTLED,
+            format!(
+                "{}: the interval still holds the mark {:+.2} at the hand cap",
+                estimate(&e),
+                reference.mark
+            ),
+            Some(e),
+            None,
+        ),
+        Judgement::PlayUntil(n, e) => (
+            GRADING,
+            match &e {
+                Some(e) => format!("{}: not settled yet, playing up to {n} blocks", estimate(e)),
+                None => format!("playing the first {n} blocks"),
+            },
+            e,
+            Some(n),
+        ),
+    };
+    grade.state = state.into();
+    grade.why = why;
+    grade.blocks = samples.len() as i64;
+    if let Some(e) = e {
+        grade.edge = Some(e.edge);
+        grade.lower = Some(e.lower);
+        grade.upper = Some(e.upper);
+    }
+    more
+}
+
+/// The end of an upload's check log, else its build log: what went wrong.
+fn log_tail(sub: &Submission) -> String {
+    let log = if sub.check_log.trim().is_empty() {
+        &sub.build_log
+    } else {
+        &sub.check_log
+    };
+    let log = log.trim();
+    let start = log
+        .char_indices()
+        .rev()
+        .nth(399)
+        .map_or(0, |(i, _)| i);
+    if start > 0 {
+        format!("…{}", &log[start..])
+    } else {
+        log.to_string()
+    }
+}
+
+/// The teacher's re-grade: blocks that paused a grade (a match that could not be played, a
+/// reference bot's fault) are dropped so that they are played again, and every grade is
+/// judged anew with the marks the server has now. Returns how many grades.
+pub async fn regrade(db: &Db) -> anyhow::Result<u64> {
+    for grade in db.grades(None).await? {
+        if grade.state != PAUSED {
+            continue;
+        }
+        let Some(match_id) = grade.match_id else {
+            continue;
+        };
+        for m in db.block_matches(grade.version_id).await? {
+            if m.match_id == match_id {
+                db.discard_grading_block(m.pair_id).await?;
+            }
+        }
+    }
+    Ok(db.regrade_all().await?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_student_meets_the_same_deals() {
+        assert_eq!(block_seed("s", "random", 3), block_seed("s", "random", 3));
+        assert_ne!(block_seed("s", "random", 3), block_seed("s", "random", 4));
+        assert_ne!(block_seed("s", "random", 3), block_seed("s", "passive", 3));
+        assert_ne!(block_seed("s", "random", 3), block_seed("t", "random", 3));
+    }
+}
