@@ -28,7 +28,6 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
     (if m <= 2 { y + 1 } else { y }, m, d)
 }
 
-
 /// Days from 1970-01-01 to a proleptic Gregorian date (the inverse of [`civil_from_days`]).
 pub fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
     let y = if month <= 2 { year - 1 } else { year };

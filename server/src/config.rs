@@ -656,7 +656,9 @@ impl Contest {
                     return Err(err(
                         Some(section.span()),
                         "assignment",
-                        format!("an assignment grades heads-up matches: seats must be 2, not {seats}"),
+                        format!(
+                            "an assignment grades heads-up matches: seats must be 2, not {seats}"
+                        ),
                     ));
                 }
                 let policy = section
@@ -979,5 +981,62 @@ mod tests {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tournaments/contest.toml");
         let c = Contest::load(&path).unwrap();
         assert!(c.languages.len() == 5);
+        assert!(c.assignment.is_none());
+    }
+
+    #[test]
+    fn the_shipped_assignment_loads_and_its_references_exist() {
+        let path =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../tournaments/classroom-assignment.toml");
+        let c = Contest::load(&path).unwrap();
+        let a = c.assignment.expect("an [assignment]");
+        let names: Vec<&str> = a.references.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["random", "passive", "strength"]);
+        for r in &a.references {
+            assert!(r.source.is_file(), "{}", r.source.display());
+            assert!(r.files.iter().all(|f| f.is_file()), "{:?}", r.files);
+        }
+        assert_eq!(a.closes_at_ms() - a.deadline_ms, 24 * 3_600_000);
+    }
+
+    #[test]
+    fn assignment_mistakes_name_the_line_and_field() {
+        let base = "game = \"closest-555\"\n[assignment]\n";
+        let reference = "[[assignment.reference]]\nname = \"r\"\nsource = \"r.py\"\nlanguage = \"python\"\nmark = 0.5\n";
+        let e = parse(&format!("{base}{reference}")).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("assignment.deadline"), "{e}");
+        let e = parse(&format!(
+            "{base}deadline = 2027-01-01T00:00:00\n{reference}"
+        ))
+        .unwrap_err();
+        assert_eq!(
+            (e.field.as_deref(), e.line),
+            (Some("assignment.deadline"), Some(3)),
+            "{e}"
+        );
+        assert!(e.to_string().contains("offset"), "{e}");
+        let e = parse(&format!("{base}deadline = 2027-01-01T00:00:00Z\n")).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("assignment.reference"), "{e}");
+        let e = parse(&format!(
+            "{base}deadline = 2027-01-01T00:00:00Z\nmin_blocks = 9\nmax_blocks = 4\n{reference}"
+        ))
+        .unwrap_err();
+        assert_eq!(
+            (e.field.as_deref(), e.line),
+            (Some("assignment.max_blocks"), Some(5)),
+            "{e}"
+        );
+        let e = parse(&format!(
+            "seats = 3\n{base}deadline = 2027-01-01T00:00:00Z\n{reference}"
+        ))
+        .unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("assignment"), "{e}");
+        let ok = parse(&format!(
+            "{base}deadline = 2027-01-01T01:00:00+01:00\n{reference}"
+        ))
+        .unwrap();
+        let a = ok.assignment.unwrap();
+        assert_eq!(a.deadline_ms, 1_798_761_600_000);
+        assert_eq!(a.references[0].source, Path::new("/base/r.py"));
     }
 }

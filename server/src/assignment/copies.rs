@@ -75,7 +75,10 @@ pub fn agreement(a: &[Vec<Move>], b: &[Vec<Move>], focus: usize) -> Agreement {
 pub fn normalised_source(files: &[(String, String)]) -> String {
     // Each file on its own (names numbered within it), then sorted: a renamed file, or files
     // in another order, read the same.
-    let mut normalised: Vec<String> = files.iter().map(|(_, text)| normalised_file(text)).collect();
+    let mut normalised: Vec<String> = files
+        .iter()
+        .map(|(_, text)| normalised_file(text))
+        .collect();
     normalised.sort();
     normalised.join("\n")
 }
@@ -210,14 +213,29 @@ mod tests {
             hand(&[(1, "see"), (0, "bet 2"), (1, "pack")]),
         ];
         let seat0 = agreement(&a, &b, 0);
-        assert_eq!(seat0, Agreement { compared: 3, identical: 2 });
+        assert_eq!(
+            seat0,
+            Agreement {
+                compared: 3,
+                identical: 2
+            }
+        );
         // Seat 1 decided alike while the hands were the same.
-        assert_eq!(agreement(&a, &b, 1), Agreement { compared: 3, identical: 3 });
+        assert_eq!(
+            agreement(&a, &b, 1),
+            Agreement {
+                compared: 3,
+                identical: 3
+            }
+        );
         // The other seat deciding differently ends the comparison of the hand.
         let c = vec![hand(&[(0, "see"), (1, "pack"), (0, "bet 2")])];
         assert_eq!(
             agreement(&a[..1], &c, 0),
-            Agreement { compared: 1, identical: 1 }
+            Agreement {
+                compared: 1,
+                identical: 1
+            }
         );
         assert!((seat0.share() - 2.0 / 3.0).abs() < 1e-12);
     }

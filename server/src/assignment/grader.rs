@@ -74,8 +74,8 @@ pub async fn step(db: &Db, contest: &Contest) -> anyhow::Result<usize> {
         if policy.references.iter().all(settled) {
             continue;
         }
-        let replaced = policy.counted == Counted::Latest
-            && latest.get(&sub.owner_id) != Some(&sub.version_id);
+        let replaced =
+            policy.counted == Counted::Latest && latest.get(&sub.owner_id) != Some(&sub.version_id);
         let blocks = match sub.state.as_str() {
             "ready" | "retired" if !replaced => db.block_matches(sub.version_id).await?,
             _ => Vec::new(),
@@ -148,7 +148,8 @@ pub async fn step(db: &Db, contest: &Contest) -> anyhow::Result<usize> {
                 },
             }
             let changed = old.is_none_or(|o| {
-                (&o.state, &o.why, o.blocks, o.mark) != (&grade.state, &grade.why, grade.blocks, grade.mark)
+                (&o.state, &o.why, o.blocks, o.mark)
+                    != (&grade.state, &grade.why, grade.blocks, grade.mark)
             });
             if changed {
                 db.put_grade(&grade).await?;
@@ -272,7 +273,11 @@ fn judge(
         ),
         Judgement::Fail(e) => (
             FAIL,
-            format!("{}: not above the mark {:+.2}", estimate(&e), reference.mark),
+            format!(
+                "{}: not above the mark {:+.2}",
+                estimate(&e),
+                reference.mark
+            ),
             Some(e),
             None,
         ),
@@ -315,11 +320,7 @@ fn log_tail(sub: &Submission) -> String {
         &sub.check_log
     };
     let log = log.trim();
-    let start = log
-        .char_indices()
-        .rev()
-        .nth(399)
-        .map_or(0, |(i, _)| i);
+    let start = log.char_indices().rev().nth(399).map_or(0, |(i, _)| i);
     if start > 0 {
         format!("…{}", &log[start..])
     } else {

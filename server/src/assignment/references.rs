@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use sha2::{Digest, Sha256};
 
-use crate::config::AssignmentPolicy;
+use crate::config::{AssignmentPolicy, Language, Reference};
 use crate::storage::{self, Db, NewVersion, REFERENCE_ACCOUNT, SourceKind, StorageError};
 
 /// Makes sure every reference bot's newest version holds its current source; returns the
@@ -31,7 +31,7 @@ pub async fn provision(
     let existing = db.reference_versions().await?;
     let mut added = Vec::new();
     for reference in &policy.references {
-        let files = read_source(&reference.source).with_context(|| {
+        let files = read_reference(reference).with_context(|| {
             format!(
                 "cannot read the reference bot {:?}'s source {}",
                 reference.name,
@@ -83,6 +83,34 @@ pub async fn provision(
         added.push(reference.name.clone());
     }
     Ok(added)
+}
+
+/// A reference's files as the build will see them: its source (a single Python or
+/// JavaScript file is named `bot.py` or `bot.js`, the name the build runs, so that the helper
+/// files beside it leave no doubt which file is the bot) and its extra files, sorted.
+fn read_reference(reference: &Reference) -> std::io::Result<Vec<(PathBuf, Vec<u8>)>> {
+    let mut files = read_source(&reference.source)?;
+    if files.len() == 1 && reference.source.is_file() {
+        let entry = match reference.language {
+            Language::Python => Some("bot.py"),
+            Language::JavaScript => Some("bot.js"),
+            _ => None,
+        };
+        if let Some(name) = entry {
+            files[0].0 = PathBuf::from(name);
+        }
+    }
+    for extra in &reference.files {
+        let name = extra
+            .file_name()
+            .map(PathBuf::from)
+            .ok_or_else(|| std::io::Error::other(format!("{} names no file", extra.display())))?;
+        let content = std::fs::read(extra)
+            .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", extra.display())))?;
+        files.push((name, content));
+    }
+    files.sort();
+    Ok(files)
 }
 
 /// A source's files as (relative path, content), sorted: one file, or a folder's files.

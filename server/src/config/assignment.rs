@@ -17,6 +17,7 @@
 //! [[assignment.reference]]
 //! name = "random"
 //! source = "references/random_bot.py"   # a file or a folder, relative to this file
+//! files = ["references/teenpatti.py"]    # more files beside it (optional)
 //! language = "python"
 //! mark = 0.5
 //! why = "beats random by at least half a chip per hand"
@@ -57,6 +58,8 @@ pub struct Reference {
     pub name: String,
     /// Its source file or folder on the server (resolved from the contest file's folder).
     pub source: PathBuf,
+    /// More files put beside it (a helper module), by their file names.
+    pub files: Vec<PathBuf>,
     pub language: Language,
     /// A student passes against this bot when its edge (chips per hand) is above the mark
     /// with the assignment's confidence.
@@ -120,6 +123,8 @@ pub(super) struct RawAssignment {
 struct RawReference {
     name: Spanned<String>,
     source: Spanned<String>,
+    #[serde(default)]
+    files: Vec<String>,
     language: Spanned<String>,
     mark: Spanned<f64>,
     why: Option<String>,
@@ -234,6 +239,7 @@ impl RawAssignment {
             references.push(Reference {
                 name: name.clone(),
                 source: base.join(raw.source.get_ref()),
+                files: raw.files.iter().map(|f| base.join(f)).collect(),
                 language,
                 mark,
                 why: raw.why.clone().unwrap_or_default(),
@@ -265,8 +271,11 @@ impl RawAssignment {
 /// time or an offset (a local time would mean something else on every server).
 pub fn epoch_ms(d: &Datetime) -> Option<i64> {
     let (date, time, offset) = (d.date?, d.time?, d.offset?);
-    let days = crate::clock::days_from_civil(i64::from(date.year), date.month.into(), date.day.into());
-    let seconds = i64::from(time.hour) * 3600 + i64::from(time.minute) * 60 + i64::from(time.second.unwrap_or(0));
+    let days =
+        crate::clock::days_from_civil(i64::from(date.year), date.month.into(), date.day.into());
+    let seconds = i64::from(time.hour) * 3600
+        + i64::from(time.minute) * 60
+        + i64::from(time.second.unwrap_or(0));
     let offset_minutes = match offset {
         toml::value::Offset::Z => 0,
         toml::value::Offset::Custom { minutes } => i64::from(minutes),
@@ -298,8 +307,14 @@ mod tests {
         );
         assert_eq!(epoch_ms(&datetime("2026-12-10T23:59:00")), None);
         assert_eq!(epoch_ms(&datetime("2026-12-10")), None);
-        assert_eq!(crate::clock::utc_text(1_796_947_140_000), "2026-12-10 23:59 UTC");
+        assert_eq!(
+            crate::clock::utc_text(1_796_947_140_000),
+            "2026-12-10 23:59 UTC"
+        );
         assert_eq!(crate::clock::utc_text(0), "1970-01-01 00:00 UTC");
-        assert_eq!(crate::clock::utc_text(951_782_400_000), "2000-02-29 00:00 UTC");
+        assert_eq!(
+            crate::clock::utc_text(951_782_400_000),
+            "2000-02-29 00:00 UTC"
+        );
     }
 }

@@ -135,9 +135,7 @@ impl Submissions {
         if let Some(closes_at) = self.closes_at
             && now_ms() > closes_at
         {
-            return Err(SubmitError::Closed(
-                crate::clock::utc_text(closes_at),
-            ));
+            return Err(SubmitError::Closed(crate::clock::utc_text(closes_at)));
         }
         if !valid_bot_name(bot_name) {
             return Err(SubmitError::BadBotName);

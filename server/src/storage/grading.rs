@@ -239,9 +239,9 @@ impl Db {
                     reference: r.try_get("reference")?,
                     state: r.try_get("state")?,
                     blocks: r.try_get("blocks")?,
-                    edge: r.try_get("edge")?,
-                    lower: r.try_get("lower_bound")?,
-                    upper: r.try_get("upper_bound")?,
+                    edge: estimate(r, "edge")?,
+                    lower: estimate(r, "lower_bound")?,
+                    upper: estimate(r, "upper_bound")?,
                     mark: r.try_get("mark")?,
                     why: r.try_get("why")?,
                     match_id: r.try_get("match_id")?,
@@ -265,9 +265,12 @@ impl Db {
         .bind(&g.reference)
         .bind(&g.state)
         .bind(g.blocks)
-        .bind(g.edge)
-        .bind(g.lower)
-        .bind(g.upper)
+        // NaN for "none": sqlx's Any driver sends a NULL float to PostgreSQL in a format it
+        // refuses; SQLite stores a NaN as NULL, PostgreSQL keeps it, and both read back as
+        // none (`estimate`).
+        .bind(g.edge.unwrap_or(f64::NAN))
+        .bind(g.lower.unwrap_or(f64::NAN))
+        .bind(g.upper.unwrap_or(f64::NAN))
         .bind(g.mark)
         .bind(&g.why)
         .bind(g.match_id)
@@ -337,6 +340,12 @@ impl Db {
         }
         Ok(out)
     }
+}
+
+/// A float column that may hold none (NULL or NaN, see [`Db::put_grade`]).
+fn estimate(r: &AnyRow, column: &str) -> Result<Option<f64>> {
+    let value: Option<f64> = r.try_get(column)?;
+    Ok(value.filter(|x| x.is_finite()))
 }
 
 fn submission(r: &AnyRow) -> Result<Submission> {

@@ -119,9 +119,7 @@ impl From<SubmitError> for WebError {
             SubmitError::NameTaken(_)
             | SubmitError::TooManyBots(_)
             | SubmitError::Frozen
-            | SubmitError::Closed(_) => {
-                StatusCode::CONFLICT
-            }
+            | SubmitError::Closed(_) => StatusCode::CONFLICT,
             SubmitError::TooOften(_) => StatusCode::TOO_MANY_REQUESTS,
         };
         WebError::new(status, e.to_string())

@@ -76,7 +76,10 @@ async fn gradebook(state: &Shared) -> Result<Gradebook, WebError> {
         queue: Queue {
             queued,
             running,
-            open_grades: grades.iter().filter(|g| !grader::is_final(&g.state)).count(),
+            open_grades: grades
+                .iter()
+                .filter(|g| !grader::is_final(&g.state))
+                .count(),
             paused_grades: grades.iter().filter(|g| g.state == grader::PAUSED).count(),
         },
         students,
@@ -129,10 +132,7 @@ fn body(b: &Gradebook, csrf: &str) -> String {
     let mut rows = String::new();
     let mut paused = String::new();
     for s in &b.students {
-        let mut row = format!(
-            "<tr><td>{}</td>",
-            html::person(&s.name, &s.display_name)
-        );
+        let mut row = format!("<tr><td>{}</td>", html::person(&s.name, &s.display_name));
         match s.counted.map(|i| &s.uploads[i]) {
             None => {
                 row.push_str("<td class=\"muted\">no upload</td>");
@@ -160,7 +160,9 @@ fn body(b: &Gradebook, csrf: &str) -> String {
         }
         row.push_str(&format!(
             "<td>{}</td></tr>",
-            s.grade.map(|g| format!("{g:.1}%")).unwrap_or_else(|| "grading".into())
+            s.grade
+                .map(|g| format!("{g:.1}%"))
+                .unwrap_or_else(|| "grading".into())
         ));
         rows.push_str(&row);
         for u in &s.uploads {
@@ -221,7 +223,11 @@ fn body(b: &Gradebook, csrf: &str) -> String {
     let mut details = String::new();
     for s in &b.students {
         if let Some(i) = s.counted {
-            details.push_str(&format!("<h3 id=\"{}\">{}</h3>", esc(&s.name), esc(&s.name)));
+            details.push_str(&format!(
+                "<h3 id=\"{}\">{}</h3>",
+                esc(&s.name),
+                esc(&s.name)
+            ));
             details.push_str(&upload_section(&s.uploads[i], true));
         }
     }

@@ -123,7 +123,11 @@ fn replace_word(text: &str, from: &str, to: &str) -> String {
         let after = rest[i + from.len()..].chars().next();
         let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
         out.push_str(&rest[..i]);
-        out.push_str(if word(before) || word(after) { from } else { to });
+        out.push_str(if word(before) || word(after) {
+            from
+        } else {
+            to
+        });
         rest = &rest[i + from.len()..];
     }
     out.push_str(rest);
@@ -132,11 +136,7 @@ fn replace_word(text: &str, from: &str, to: &str) -> String {
 
 fn write_references(dir: &Path) {
     std::fs::create_dir_all(dir.join("passive")).unwrap();
-    std::fs::write(
-        dir.join("passive/bot.py"),
-        kit("python/minimal_bot.py"),
-    )
-    .unwrap();
+    std::fs::write(dir.join("passive/bot.py"), kit("python/minimal_bot.py")).unwrap();
     std::fs::create_dir_all(dir.join("random")).unwrap();
     std::fs::write(dir.join("random/bot.py"), kit("python/random_bot.py")).unwrap();
     std::fs::write(dir.join("random/teenpatti.py"), kit("python/teenpatti.py")).unwrap();
@@ -174,7 +174,13 @@ fn a_class_is_graded_copies_are_found_and_the_deadline_holds() {
 
     // The teacher through the setup link; the students sign up.
     let links = std::fs::read_to_string(data.join("setup-tokens.txt")).unwrap();
-    let setup = links.lines().next().unwrap().split("/setup/").nth(1).unwrap();
+    let setup = links
+        .lines()
+        .next()
+        .unwrap()
+        .split("/setup/")
+        .nth(1)
+        .unwrap();
     let form = format!("token={setup}&password=pass-word-1&confirm=pass-word-1");
     let form_type = [("Content-Type", "application/x-www-form-urlencoded")];
     assert_eq!(
@@ -274,7 +280,12 @@ fn a_class_is_graded_copies_are_found_and_the_deadline_holds() {
             })
             .collect()
     };
-    let pair = |p: &str, r: &str| vec![("passive".to_string(), p.to_string()), ("random".to_string(), r.to_string())];
+    let pair = |p: &str, r: &str| {
+        vec![
+            ("passive".to_string(), p.to_string()),
+            ("random".to_string(), r.to_string()),
+        ]
+    };
     assert_eq!(verdicts("ann"), pair("fail", "pass"), "{book:#}");
     assert_eq!(verdicts("ben"), pair("fail", "fail"), "{book:#}");
     assert_eq!(verdicts("cat"), pair("pass", "pass"), "{book:#}");
@@ -312,7 +323,11 @@ fn a_class_is_graded_copies_are_found_and_the_deadline_holds() {
         .map(|c| {
             let (x, y) = (c["a"].as_str().unwrap(), c["b"].as_str().unwrap());
             let (x, y) = if x < y { (x, y) } else { (y, x) };
-            (x.to_string(), y.to_string(), c["kind"].as_str().unwrap().to_string())
+            (
+                x.to_string(),
+                y.to_string(),
+                c["kind"].as_str().unwrap().to_string(),
+            )
         })
         .collect();
     flags.sort();
@@ -335,9 +350,21 @@ fn a_class_is_graded_copies_are_found_and_the_deadline_holds() {
     let mine = json(&a, "/api/grades", &ann);
     assert_eq!(mine["name"], "ann");
     assert!(mine["matches"].as_array().unwrap().len() >= 8, "{mine:#}");
-    let (status, _, _) = request(&a, "GET", "/api/admin/gradebook", &[("Authorization", &ann)], b"");
+    let (status, _, _) = request(
+        &a,
+        "GET",
+        "/api/admin/gradebook",
+        &[("Authorization", &ann)],
+        b"",
+    );
     assert_eq!(status, 403);
-    let (status, _, _) = request(&a, "GET", "/api/admin/gradebook.csv", &[("Authorization", &ann)], b"");
+    let (status, _, _) = request(
+        &a,
+        "GET",
+        "/api/admin/gradebook.csv",
+        &[("Authorization", &ann)],
+        b"",
+    );
     assert_eq!(status, 403);
     for path in [
         "/api/bots/passive/versions/1",
@@ -383,6 +410,12 @@ fn a_class_is_graded_copies_are_found_and_the_deadline_holds() {
     assert!(!page.is_empty());
     let (status, _, page) = request(&a, "GET", "/grades", &[("Cookie", &cookie)], b"");
     assert_eq!(status, 200);
-    assert!(page.contains("My grades") && page.contains("Your grade"), "{page}");
-    assert!(!page.contains("cat-bot"), "another student's bot on ann's page");
+    assert!(
+        page.contains("My grades") && page.contains("Your grade"),
+        "{page}"
+    );
+    assert!(
+        !page.contains("cat-bot"),
+        "another student's bot on ann's page"
+    );
 }

@@ -9,6 +9,7 @@
 mod common;
 
 mod assignment;
+mod assignment_failures;
 mod binary;
 mod browser;
 mod build;
