@@ -2,7 +2,8 @@
 //! grade with its own error and the match it happened in; a reference bot that crashes
 //! pauses the grade (never the student's fail) and tells the teacher, a re-grade plays the
 //! block again, and once the teacher fixes the reference (a new source, a restart) the grade
-//! is judged against the fixed bot. Matches of 12 hands, one look at 2 blocks.
+//! is judged against the fixed bot. A worker lost mid-match costs a replay of that match,
+//! never a block counted twice. Matches of 12 hands, one look at 2 blocks.
 
 use crate::common;
 
@@ -106,7 +107,24 @@ on_both!(crashes_fail_students_and_pause_on_references, |t| {
     build_all(&t.db, &contest).await;
     let cache = Arc::new(BuildCache::new(contest.data_dir.join("cache")).unwrap());
     let worker = Worker::new(t.db.clone(), contest.clone(), "w".into(), cache).unwrap();
+    // A worker claims a grading match and is lost: its lease runs out, the match goes back
+    // to the queue and is played again; its block is counted once.
+    assert!(worker.schedule().await.unwrap() > 0);
+    let lost = t.db.claim_match("lost", 1).await.unwrap().unwrap();
+    assert!(lost.grading);
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    assert_eq!(
+        t.db.expire_matches(server::storage::now_ms())
+            .await
+            .unwrap(),
+        1
+    );
     grade_all(&worker).await;
+    assert_eq!(
+        t.db.match_state(lost.id).await.unwrap(),
+        Some(("done".into(), 2))
+    );
+    assert_eq!(t.db.results_count(lost.id).await.unwrap(), 1);
 
     // ann's own crash fails her, with the match and her bot's error.
     let g = grade(&t.db, "ann", "steady").await;
