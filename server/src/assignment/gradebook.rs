@@ -410,6 +410,98 @@ fn source_of(submissions: &Submissions, version: &Version) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::{Language, Reference};
+
+    fn policy(counted: Counted) -> AssignmentPolicy {
+        let reference = |name: &str| Reference {
+            name: name.into(),
+            source: "r.py".into(),
+            files: vec![],
+            language: Language::Python,
+            mark: 0.0,
+            why: String::new(),
+        };
+        AssignmentPolicy {
+            references: vec![reference("a"), reference("b")],
+            hands: 10,
+            min_blocks: 2,
+            max_blocks: 2,
+            confidence: 0.95,
+            deadline_ms: 1_000,
+            late_ms: 500,
+            late_penalty: 0.2,
+            counted,
+            copy_threshold: 0.9,
+        }
+    }
+
+    fn upload(id: i64, at: i64) -> Submission {
+        Submission {
+            version_id: id,
+            bot: "b".into(),
+            number: id,
+            owner_id: 7,
+            owner: "ann".into(),
+            owner_display: "Ann".into(),
+            state: "ready".into(),
+            language: "python".into(),
+            created_at: at,
+            build_log: String::new(),
+            check_log: String::new(),
+        }
+    }
+
+    fn grade(version_id: i64, reference: &str, state: &str) -> Grade {
+        Grade {
+            version_id,
+            reference: reference.into(),
+            state: state.into(),
+            blocks: 2,
+            edge: Some(1.0),
+            lower: Some(0.5),
+            upper: Some(1.5),
+            mark: 0.0,
+            why: String::new(),
+            match_id: None,
+            updated_at: 0,
+        }
+    }
+
+    #[test]
+    fn the_counted_upload_its_grade_and_the_late_penalty() {
+        let ann = [Participant {
+            id: 7,
+            name: "ann".into(),
+            display_name: "Ann".into(),
+        }];
+        // v1 on time passes both; v2, late, passes one.
+        let subs = [upload(1, 900), upload(2, 1_200)];
+        let grades = [
+            grade(1, "a", "pass"),
+            grade(1, "b", "pass"),
+            grade(2, "a", "pass"),
+            grade(2, "b", "fail"),
+        ];
+        let latest = build(&policy(Counted::Latest), &ann, &subs, &grades);
+        assert_eq!(latest[0].counted, Some(1));
+        // 50% less the late fifth.
+        assert_eq!(latest[0].grade, Some(40.0));
+        assert!(
+            latest[0].comment.contains("(late: -20%)"),
+            "{}",
+            latest[0].comment
+        );
+        let best = build(&policy(Counted::Best), &ann, &subs, &grades);
+        assert_eq!((best[0].counted, best[0].grade), (Some(0), Some(100.0)));
+        // While the counted upload is being graded there is no grade yet.
+        let open = [grade(2, "a", "pass"), grade(2, "b", "grading")];
+        let latest = build(&policy(Counted::Latest), &ann, &subs, &open);
+        assert_eq!(latest[0].grade, None);
+        // No upload at all: 0.
+        let none = build(&policy(Counted::Latest), &ann, &[], &[]);
+        assert_eq!((none[0].counted, none[0].grade), (None, Some(0.0)));
+        assert_eq!(csv(&none), "name,id,grade,comment\nAnn,ann,0.0,no upload\n");
+    }
 
     #[test]
     fn csv_fields_are_quoted_and_never_formulas() {

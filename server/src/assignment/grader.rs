@@ -76,6 +76,10 @@ pub async fn step(db: &Db, contest: &Contest) -> anyhow::Result<usize> {
         }
         let replaced =
             policy.counted == Counted::Latest && latest.get(&sub.owner_id) != Some(&sub.version_id);
+        if replaced {
+            // Its games still waiting would grade an upload that no longer counts.
+            db.cancel_grading_of(sub.version_id).await?;
+        }
         let blocks = match sub.state.as_str() {
             "ready" | "retired" if !replaced => db.block_matches(sub.version_id).await?,
             _ => Vec::new(),

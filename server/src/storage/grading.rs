@@ -301,6 +301,20 @@ impl Db {
         Ok(())
     }
 
+    /// Cancels an upload's grading matches still waiting (a later upload replaced it and only
+    /// the latest counts). Returns how many.
+    pub async fn cancel_grading_of(&self, version_id: i64) -> Result<u64> {
+        let done = sqlx::query(
+            "UPDATE matches SET state = 'cancelled', \
+             error = 'a later upload replaced this one' WHERE state = 'queued' \
+             AND pair_id IN (SELECT pair_id FROM grading_blocks WHERE version_id = $1)",
+        )
+        .bind(version_id)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected())
+    }
+
     /// Grading matches waiting and being played.
     pub async fn grading_queue(&self) -> Result<(i64, i64)> {
         let row = sqlx::query(
