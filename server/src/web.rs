@@ -62,6 +62,8 @@ pub struct AppState {
     pub notice: cached::Cached<String>,
     /// Each bot's page, made at most every [`bot_page::MAX_AGE`] for its readers.
     pub bot_pages: bot_page::Pages,
+    /// An assignment's last copy check, made again when grading moved on.
+    pub copies: gradebook::CopiesCache,
 }
 
 pub type Shared = Arc<AppState>;
@@ -139,6 +141,7 @@ impl AppState {
             board,
             notice: cached::Cached::new(board::MAX_AGE, cached::WAIT),
             bot_pages: bot_page::pages(),
+            copies: gradebook::CopiesCache::default(),
         })
     }
 }

@@ -9,6 +9,13 @@ use serde::{Deserialize, Serialize};
 /// One action: the seat and the action as the replay wrote it (its JSON).
 pub type Move = (usize, String);
 
+/// The copy check compares the first hands of each match, and each hand up to a number of
+/// actions: enough decisions to tell a copy (the check wants 30 in all, a class's blocks give
+/// thousands), and a bounded row. Two passive bots bet the minimum until a hand's turn limit:
+/// unbounded, one 100-hand match of them stored 700 KB of moves.
+pub const MOVES_HANDS: u64 = 20;
+pub const MOVES_PER_HAND: usize = 48;
+
 /// A seat's first fault.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatFault {
@@ -36,13 +43,15 @@ impl Summary {
             match record {
                 Record::Action {
                     hand, seat, action, ..
-                } => {
+                } if *hand < MOVES_HANDS => {
                     let hand = *hand as usize;
                     if summary.moves.len() <= hand {
                         summary.moves.resize(hand + 1, Vec::new());
                     }
-                    let text = serde_json::to_string(action).unwrap_or_default();
-                    summary.moves[hand].push((*seat, text));
+                    if summary.moves[hand].len() < MOVES_PER_HAND {
+                        let text = serde_json::to_string(action).unwrap_or_default();
+                        summary.moves[hand].push((*seat, text));
+                    }
                 }
                 Record::Fault {
                     hand,

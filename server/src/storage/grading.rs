@@ -315,6 +315,14 @@ impl Db {
         Ok(done.rows_affected())
     }
 
+    /// How many grading matches were played (the copy check's answer changes with it).
+    pub async fn graded_matches(&self) -> Result<i64> {
+        let row = sqlx::query("SELECT COUNT(*) AS n FROM grading_summaries")
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(row.try_get("n")?)
+    }
+
     /// Grading matches waiting and being played.
     pub async fn grading_queue(&self) -> Result<(i64, i64)> {
         let row = sqlx::query(

@@ -24,6 +24,38 @@ use super::{Shared, WebError};
 use crate::assignment::gradebook::{self, CopyFlag, StudentGrades};
 use crate::assignment::grader;
 
+/// The last copy check, with what it was made from: the graded matches played and the
+/// counted uploads with their build states. It reads every counted upload's sources and every graded match's moves,
+/// so it is made again only when one of those changed; one at a time (the lock is held while
+/// it runs, so readers meanwhile wait for it rather than start another).
+#[derive(Debug, Default)]
+pub struct CopiesCache(tokio::sync::Mutex<Option<(CopiesKey, Vec<CopyFlag>)>>);
+
+type CopiesKey = (i64, Vec<(i64, String)>);
+
+async fn copies(state: &Shared, students: &[StudentGrades]) -> Result<Vec<CopyFlag>, WebError> {
+    let policy = policy(state)?;
+    let counted: Vec<(i64, String)> = students
+        .iter()
+        .filter_map(|s| {
+            let u = &s.uploads[s.counted?];
+            Some((u.version_id, u.build.clone()))
+        })
+        .collect();
+    let key = (state.db.graded_matches().await?, counted);
+    let mut last = state.copies.0.lock().await;
+    if let Some((made_from, flags)) = last.as_ref()
+        && *made_from == key
+    {
+        return Ok(flags.clone());
+    }
+    let flags = gradebook::copies(&state.db, policy, &state.submissions, students)
+        .await
+        .map_err(WebError::internal)?;
+    *last = Some((key, flags.clone()));
+    Ok(flags)
+}
+
 #[derive(Serialize)]
 pub struct Gradebook {
     pub assignment: AssignmentInfo,
@@ -68,9 +100,7 @@ async fn gradebook(state: &Shared) -> Result<Gradebook, WebError> {
             });
         }
     }
-    let copies = gradebook::copies(&state.db, policy, &state.submissions, &students)
-        .await
-        .map_err(WebError::internal)?;
+    let copies = copies(state, &students).await?;
     Ok(Gradebook {
         assignment: info(policy),
         queue: Queue {
