@@ -7,6 +7,7 @@
 //! `sideshow_reply`); a failure shows the exact line the bot sent and what was expected, and a
 //! check that could not be played says why (the bot's own choices, or an earlier failure).
 
+mod checker_table;
 mod run;
 mod scenarios;
 pub mod stdout_text;

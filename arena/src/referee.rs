@@ -1,19 +1,25 @@
-//! The referee: runs one match between bot processes.
+//! The referee: runs one match between bot processes, and lends its decision loop to `arena
+//! play` and `check-bot`.
 //!
 //! One loop: ask the seat that must decide, check the answer against `legal()`, apply it, tell
 //! every seat what it may see. Faults become an action for the bot (pack, keep or refuse) and a
 //! fault record; the match always finishes.
 
 mod connection;
+mod decision_loop;
 mod match_config;
 mod match_runner;
 pub mod mix_draw;
 mod request_ids;
 mod result;
+mod table;
 mod transcript;
 
 pub use connection::{Asked, Connection, SeatFault, excerpt};
+pub(crate) use decision_loop::DecisionLoop;
+pub use decision_loop::fallback;
 pub use match_config::{MatchConfig, SeatConfig, bot_seed, hello_seed, seat_hello_seed};
-pub use match_runner::{MatchError, fallback, run_match};
+pub use match_runner::{MatchError, run_match};
 pub use result::{BotFailure, MatchResult, SeatResult};
+pub(crate) use table::{AfterFault, BotAnswer, HandEnd, Table};
 pub use transcript::DEFAULT_MAX_TRANSCRIPT_MB;

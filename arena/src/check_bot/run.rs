@@ -7,14 +7,13 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use protocol::{
-    ArenaMessage, DecisionKind, FaultKind, Hello, MatchEnd, PROTOCOL_VERSION, Request, TimeLimits,
-};
+use protocol::{ArenaMessage, DecisionKind, Hello, MatchEnd, PROTOCOL_VERSION, TimeLimits};
 
+use super::checker_table::CheckerTable;
 use super::scenarios::Scenario;
 use crate::bot::BotSpec;
 use crate::referee::mix_draw::MixDraws;
-use crate::referee::{Connection, fallback};
+use crate::referee::{Connection, DecisionLoop, HandEnd};
 
 /// How a check ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -53,6 +52,23 @@ pub struct Check {
     pub note: Option<String>,
 }
 
+impl Check {
+    /// A check with its outcome in words; what was sent and expected, the stderr and a note
+    /// are added where there are some.
+    pub fn new(scenario: &str, name: &str, outcome: Outcome, detail: String) -> Check {
+        Check {
+            scenario: scenario.to_string(),
+            name: name.to_string(),
+            outcome,
+            detail,
+            sent: None,
+            expected: None,
+            stderr: None,
+            note: None,
+        }
+    }
+}
+
 /// What one scenario gave: its checks, and whether every later scenario would only repeat its
 /// failure.
 pub struct ScenarioRun {
@@ -88,16 +104,7 @@ pub async fn run_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits)
 async fn play_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits) -> ScenarioRun {
     let mut checks = Vec::new();
     let done = |checks, stop| ScenarioRun { checks, stop };
-    let check = |name: &str, outcome, detail: String| Check {
-        scenario: scenario.name.clone(),
-        name: name.to_string(),
-        outcome,
-        detail,
-        sent: None,
-        expected: None,
-        stderr: None,
-        note: None,
-    };
+    let check = |name: &str, outcome, detail| Check::new(&scenario.name, name, outcome, detail);
     let seats = scenario.seats;
     let hello = Hello {
         protocol: PROTOCOL_VERSION,
@@ -119,7 +126,7 @@ async fn play_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits) ->
             .collect(),
         time,
     };
-    let mut connection = match Connection::start(spec, &hello, None, None).await {
+    let connection = match Connection::start(spec, &hello, None, None).await {
         Ok(c) => {
             checks.push(check(
                 "handshake",
@@ -148,153 +155,41 @@ async fn play_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits) ->
             return done(checks, Some(Stop::NoStart));
         }
     };
-    // Decisions answered correctly, per kind: (count, slowest ms).
-    let mut answered: BTreeMap<DecisionKind, (u32, u128)> = BTreeMap::new();
-    let mut asked: Vec<DecisionKind> = Vec::new();
-    // Kinds with a failed decision: their "answered" line would read as a pass.
-    let mut failed: Vec<DecisionKind> = Vec::new();
-    // Set when the bot wrote text on stdout: the later scenarios would repeat it.
-    let mut stop_all = None;
-    let mut next_id = 1;
+    let mut table = CheckerTable {
+        scenario,
+        time,
+        connection,
+        checks,
+        answered: BTreeMap::new(),
+        failed: Vec::new(),
+        stop_all: None,
+        broken: None,
+        stopped: None,
+    };
     // The draws of the bot's mixed answers (a check is not a match: any fixed key will do).
-    let mut draws = MixDraws::new(hello.seed, scenario.bot_seat, None);
-    let blind_start = scenario.settings.variant.has_blind_play();
-    // The check that a broken connection failed: it gets the end of the bot's stderr.
-    let mut broken = None;
-    // Why the bot stopped working, if it did: the checks it never reached say so.
-    let mut stopped: Option<String> = None;
-    'hands: for index in 0..scenario.hands.len() {
+    let draws = (0..seats)
+        .map(|seat| MixDraws::new(hello.seed, seat, None))
+        .collect();
+    let mut decisions = DecisionLoop::new(time.decision_ms, draws);
+    for index in 0..scenario.hands.len() {
         let (mut hand, events) = scenario.start_hand(index);
-        let queue_events = |connection: &mut Connection, events: &[rules::Event]| {
-            for event in events {
-                connection.queue(&ArenaMessage::Event {
-                    hand: index as u64,
-                    event: event.for_seat(scenario.bot_seat, blind_start),
-                });
-            }
-        };
-        queue_events(&mut connection, &events);
-        while let Some(decision) = hand.to_act() {
-            let seat = decision.seat;
-            let events = if seat == scenario.bot_seat {
-                let request = Request::from_hand(
-                    &hand,
-                    index as u64,
-                    decision.kind,
-                    seat,
-                    next_id,
-                    time.decision_ms,
-                    connection.bank().as_millis() as u64,
-                );
-                next_id += 1;
-                asked.push(decision.kind);
-                // "hand 1" as people count; the id as the bot reads it in the request.
-                let name = format!(
-                    "{} decision (hand {}, \"id\":{})",
-                    decision.kind.name(),
-                    index + 1,
-                    request.id
-                );
-                // Where a message quotes the request, its own numbers too.
-                let at = format!(
-                    "hand {} (the request with \"id\":{}, \"hand\":{})",
-                    index + 1,
-                    request.id,
-                    request.hand
-                );
-                match connection.ask(&request).await {
-                    Ok(asked) => match asked
-                        .resolve(&request.legal, &mut draws)
-                        .map_err(|fault| fault.detail)
-                        .and_then(|(action, _)| {
-                            hand.apply(seat, action).map_err(|illegal| {
-                                protocol::explain::refusal(&action, &request.legal)
-                                    .unwrap_or_else(|| illegal.to_string())
-                            })
-                        }) {
-                        Ok(events) => {
-                            let entry = answered.entry(decision.kind).or_default();
-                            entry.0 += 1;
-                            entry.1 = entry.1.max(asked.elapsed.as_millis());
-                            events
-                        }
-                        Err(why) => {
-                            failed.push(decision.kind);
-                            let mut c =
-                                check(&name, Outcome::Fail, format!("illegal fault: {why}"));
-                            c.sent = Some(crate::referee::excerpt(&asked.line));
-                            c.expected = Some(format!(
-                                "\"id\":{} and one of: {}",
-                                request.id,
-                                protocol::explain::legal_set(&request.legal)
-                            ));
-                            checks.push(c);
-                            apply_fallback(&mut hand, seat, decision.kind)
-                        }
-                    },
-                    Err(fault) => {
-                        failed.push(decision.kind);
-                        let expected = match fault.kind {
-                            FaultKind::Timeout => {
-                                format!("an answer within {} ms", time.decision_ms)
-                            }
-                            FaultKind::WrongId => format!("\"id\":{}", request.id),
-                            _ => format!(
-                                "one JSON line with \"id\":{} and one of: {}",
-                                request.id,
-                                protocol::explain::legal_set(&request.legal)
-                            ),
-                        };
-                        let detail = match fault.kind {
-                            // The connection's words count a time bank; check-bot gives none.
-                            FaultKind::Timeout => format!(
-                                "no answer within {} ms, the time for one decision \
-                                 (--decision-ms; check-bot has no time bank); a late answer \
-                                 with \"id\":{} is dropped",
-                                time.decision_ms, request.id
-                            ),
-                            _ => fault.detail.clone(),
-                        };
-                        let mut c = check(
-                            &name,
-                            Outcome::Fail,
-                            format!("{} fault: {detail}", fault.kind),
-                        );
-                        c.sent = fault.line.clone();
-                        c.expected = Some(expected);
-                        let text = super::stdout_text::is_text_on_stdout(&fault);
-                        if text {
-                            c.note = Some(super::stdout_text::HINT.to_string());
-                        }
-                        checks.push(c);
-                        if fault.broken {
-                            broken = Some(checks.len() - 1);
-                            stopped = Some(format!(
-                                "not reached: the bot was stopped after a {} fault at {at}",
-                                fault.kind
-                            ));
-                            break 'hands;
-                        }
-                        if text {
-                            // Its real answer comes next and would be read as the answer to
-                            // the next request: every later check would fail for this line.
-                            stopped = Some(format!(
-                                "not checked: the checks stopped at {at}, where the bot wrote text on stdout"
-                            ));
-                            stop_all = Some(Stop::TextOnStdout);
-                            break 'hands;
-                        }
-                        apply_fallback(&mut hand, seat, decision.kind)
-                    }
-                }
-            } else {
-                let action = scenario.house.act(&hand.legal(), scenario.bot_seat);
-                hand.apply(seat, action)
-                    .expect("the house plays from the legal set")
-            };
-            queue_events(&mut connection, &events);
+        let Ok(end) = decisions
+            .play_hand(&mut table, &mut hand, index as u64, &events)
+            .await;
+        if end == HandEnd::Stopped {
+            break;
         }
     }
+    let CheckerTable {
+        mut connection,
+        mut checks,
+        answered,
+        failed,
+        stop_all,
+        broken,
+        stopped,
+        ..
+    } = table;
     for kind in [
         DecisionKind::Swap,
         DecisionKind::Bet,
@@ -308,7 +203,8 @@ async fn play_scenario(spec: &BotSpec, scenario: &Scenario, time: TimeLimits) ->
                 Outcome::Pass,
                 format!("{n} answered with the right id and a legal action (slowest {slowest} ms)"),
             )),
-            None if scenario.meant_for.contains(&kind) && !asked.contains(&kind) => {
+            // Every decision asked was answered or failed: not failed here means not asked.
+            None if scenario.meant_for.contains(&kind) && !failed.contains(&kind) => {
                 checks.push(match &stopped {
                     Some(why) => check(&name, Outcome::Skipped, why.clone()),
                     // Not the bot's choice: the arena's stand-in answers steered the hands.
@@ -378,11 +274,4 @@ fn describe_hello(hello: &protocol::BotHello) -> String {
         None => out.push_str(&format!(" (no \"protocol\": {PROTOCOL_VERSION} assumed)")),
     }
     out
-}
-
-/// Plays the arena's action for a bot that failed this decision (an illegal action changes
-/// nothing, so the hand is still waiting for it).
-fn apply_fallback(hand: &mut rules::Hand, seat: usize, kind: DecisionKind) -> Vec<rules::Event> {
-    hand.apply(seat, fallback(kind))
-        .expect("pack, keep and refuse are always legal for their decision")
 }

@@ -1,21 +1,22 @@
-//! The match loop.
+//! The match loop: the bots started and restarted, the hands dealt and played on the
+//! decision loop (`match_table.rs`: what a match keeps of them), the replay and the result.
+
+mod match_table;
 
 use std::time::Duration;
 
 use futures::future::join_all;
-use protocol::{
-    Action, ArenaMessage, DecisionKind, FaultNotice, Hello, MatchEnd, MixEntry, PROTOCOL_VERSION,
-    Request,
-};
-use rules::{Event, Hand, SettingsError};
+use protocol::{ArenaMessage, DecisionKind, FaultNotice, Hello, MatchEnd, PROTOCOL_VERSION};
+use rules::{Hand, SettingsError};
 use tokio_util::sync::CancellationToken;
 
 use super::connection::{Connection, SeatFault};
+use super::decision_loop::{DecisionLoop, fallback};
 use super::match_config::{MatchConfig, SeatConfig, seat_hello_seed};
 use super::mix_draw::MixDraws;
 use super::result::{BotFailure, MatchResult, SeatResult};
 use crate::bot::{DecisionLines, DecisionStderr, SpawnError};
-use crate::replay::{ActionSource, BotRecord, BotStatus, Header, Record, ReplayWriter};
+use crate::replay::{BotRecord, BotStatus, Header, Record, ReplayWriter};
 use crate::watch::Pace;
 
 /// Why a match could not be played (bots misbehaving is never one of these).
@@ -57,33 +58,16 @@ struct Seat<'a> {
     /// Gathers the stderr lines of each decision when the replay keeps them; shared by every
     /// process of the seat (its byte budget is the seat's for the match).
     decisions: Option<DecisionStderr>,
-    /// The draws of the seat's mixed answers, shared by every process of the seat (a
-    /// restarted bot must not see the draws of its first process again).
-    draws: MixDraws,
+    /// The bot's stderr lines of a decision that faulted, kept for the arena's action that
+    /// follows the fault.
+    faulted_lines: DecisionLines,
     result: SeatResult,
-}
-
-/// How a bot's decision went, for its action record.
-struct Decided {
-    elapsed_ms: u64,
-    bank_ms: u64,
-}
-
-/// A decision the bot made (not the arena): its timing, and the mix drawn from, if any.
-struct Decision {
-    decided: Decided,
-    mix: Option<Vec<MixEntry>>,
 }
 
 struct Referee<'a> {
     config: &'a MatchConfig,
     seats: Vec<Seat<'a>>,
     replay: ReplayWriter,
-    next_request: u64,
-    blind_start: bool,
-    /// The public view of the event being dispatched, serialized once for every seat that
-    /// sees it that way (a reused buffer).
-    public_line: Vec<u8>,
     /// A watched match's `--pace`: the referee waits before each event.
     pace: Option<Pace>,
 }
@@ -130,7 +114,7 @@ async fn play_match(
                 disabled: false,
                 log: seat.spec.stderr_log.clone(),
                 decisions: config.decision_stderr.map(DecisionStderr::with_budget),
-                draws: MixDraws::new(config.seed, index, seat.bot_seed),
+                faulted_lines: DecisionLines::default(),
                 result: SeatResult {
                     seat: index,
                     name: seat.spec.name.clone(),
@@ -139,9 +123,6 @@ async fn play_match(
             })
             .collect(),
         replay,
-        next_request: 1,
-        blind_start: config.settings.variant.has_blind_play(),
-        public_line: Vec::new(),
         pace: config
             .live
             .as_ref()
@@ -168,6 +149,13 @@ impl<'a> Referee<'a> {
             self.start_bot(seat, config.first_hand, false).await?;
         }
         let n = self.seats.len();
+        let draws = config
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(index, seat)| MixDraws::new(config.seed, index, seat.bot_seed))
+            .collect();
+        let mut decisions = DecisionLoop::new(config.time.decision_ms, draws);
         let mut hand_payoffs = Vec::with_capacity(config.hands as usize);
         for h in 0..config.hands {
             if cancel.is_cancelled() {
@@ -183,82 +171,9 @@ impl<'a> Referee<'a> {
             let (mut hand, events) =
                 Hand::seeded(config.settings, n, dealer, config.seed, hand_index)?;
             // A seat without a running bot (crashed, disabled) is played by the arena.
-            let mut forced: Vec<bool> = self.seats.iter().map(|s| s.connection.is_none()).collect();
-            self.dispatch(hand_index, &events).await?;
-            while let Some(decision) = hand.to_act() {
-                let seat = decision.seat;
-                let mut answer = None;
-                // The bot's stderr lines of a decision that faulted, for the arena's action.
-                let mut faulted_lines = DecisionLines::default();
-                if !forced[seat] {
-                    let request = self.request(&hand, hand_index, decision.kind, seat);
-                    match self.ask(seat, &request).await {
-                        Ok((action, mix, decided, line)) => match hand.apply(seat, action) {
-                            Ok(events) => {
-                                let lines = self.decision_lines(seat).await;
-                                self.record_action(
-                                    hand_index,
-                                    seat,
-                                    decision.kind,
-                                    action,
-                                    Some(Decision { decided, mix }),
-                                    lines,
-                                )?;
-                                self.dispatch(hand_index, &events).await?;
-                                answer = Some(());
-                            }
-                            Err(illegal) => {
-                                // In the words of the request the bot saw; the engine's own
-                                // reason only if the two ever disagree.
-                                let detail = protocol::explain::refusal(&action, &request.legal)
-                                    .unwrap_or_else(|| illegal.to_string());
-                                let fault = SeatFault {
-                                    kind: protocol::FaultKind::Illegal,
-                                    detail,
-                                    line: Some(line),
-                                    broken: false,
-                                    stderr: None,
-                                }
-                                .excerpted();
-                                self.fault(
-                                    hand_index,
-                                    seat,
-                                    Some(request.id),
-                                    decision.kind,
-                                    fault,
-                                )
-                                .await?;
-                                faulted_lines = self.decision_lines(seat).await;
-                            }
-                        },
-                        Err(fault) => {
-                            self.fault(hand_index, seat, Some(request.id), decision.kind, fault)
-                                .await?;
-                            // After `fault`, which closes a broken connection: a crashed
-                            // bot's last lines are all in.
-                            faulted_lines = self.decision_lines(seat).await;
-                        }
-                    }
-                    if answer.is_none() {
-                        forced[seat] = true;
-                    }
-                }
-                if answer.is_none() {
-                    let action = fallback(decision.kind);
-                    let events = hand
-                        .apply(seat, action)
-                        .expect("pack, keep and refuse are always legal for their decision");
-                    self.record_action(
-                        hand_index,
-                        seat,
-                        decision.kind,
-                        action,
-                        None,
-                        faulted_lines,
-                    )?;
-                    self.dispatch(hand_index, &events).await?;
-                }
-            }
+            decisions
+                .play_hand(self, &mut hand, hand_index, &events)
+                .await?;
             let payoffs = hand.payoffs().expect("the hand is over").to_vec();
             for (seat, &net) in payoffs.iter().enumerate() {
                 self.seats[seat].result.net += net;
@@ -396,51 +311,6 @@ impl<'a> Referee<'a> {
         self.start_bot(seat, hand, true).await
     }
 
-    fn request(
-        &mut self,
-        hand: &Hand,
-        hand_index: u64,
-        kind: DecisionKind,
-        seat: usize,
-    ) -> Request {
-        let id = self.next_request;
-        self.next_request += 1;
-        let connection = self.seats[seat]
-            .connection
-            .as_ref()
-            .expect("asked seats have a bot");
-        Request::from_hand(
-            hand,
-            hand_index,
-            kind,
-            seat,
-            id,
-            self.config.time.decision_ms,
-            connection.bank().as_millis() as u64,
-        )
-    }
-
-    /// The bot's action (drawn, if it answered with a mix, and that mix), the time it took
-    /// and its bank left (ms), and the line it sent.
-    async fn ask(
-        &mut self,
-        seat: usize,
-        request: &Request,
-    ) -> Result<(Action, Option<Vec<MixEntry>>, Decided, String), SeatFault> {
-        let state = &mut self.seats[seat];
-        let connection = state.connection.as_mut().expect("asked seats have a bot");
-        let asked = connection.ask(request).await?;
-        let ms = asked.elapsed.as_millis() as u64;
-        state.result.decisions += 1;
-        state.result.decision_ms += ms;
-        let decided = Decided {
-            elapsed_ms: ms,
-            bank_ms: connection.bank().as_millis() as u64,
-        };
-        let (action, mix) = asked.resolve(&request.legal, &mut state.draws)?;
-        Ok((action, mix, decided, asked.line))
-    }
-
     /// The stderr lines gathered for the seat's decision just made (none unless kept).
     async fn decision_lines(&self, seat: usize) -> DecisionLines {
         let Some(decisions) = &self.seats[seat].decisions else {
@@ -521,79 +391,6 @@ impl<'a> Referee<'a> {
         Ok(())
     }
 
-    fn record_action(
-        &mut self,
-        hand: u64,
-        seat: usize,
-        kind: DecisionKind,
-        action: Action,
-        decision: Option<Decision>,
-        lines: DecisionLines,
-    ) -> Result<(), MatchError> {
-        let (decided, mix) = match decision {
-            Some(Decision { decided, mix }) => (Some(decided), mix),
-            None => (None, None),
-        };
-        self.replay.write(&Record::Action {
-            hand,
-            seat,
-            kind,
-            action,
-            source: if decided.is_some() {
-                ActionSource::Bot
-            } else {
-                ActionSource::Arena
-            },
-            elapsed_ms: decided.as_ref().map(|d| d.elapsed_ms),
-            bank_ms: decided.as_ref().map(|d| d.bank_ms),
-            mix,
-            stderr_lines: lines.lines,
-            stderr_dropped: lines.dropped,
-        })?;
-        Ok(())
-    }
-
-    /// Records events whole and queues each seat's view of them (after the pause of a paced
-    /// match: no bot has a request then, so no bot's clock runs).
-    async fn dispatch(&mut self, hand: u64, events: &[Event]) -> Result<(), MatchError> {
-        for event in events {
-            if let Some(pace) = &mut self.pace {
-                pace.wait().await;
-            }
-            self.replay.write_event(hand, event)?;
-            if event.is_public() {
-                // Most events (bets, packs, ...): one line for the whole table, no copies.
-                self.public_line.clear();
-                protocol::wire::write_event(&mut self.public_line, hand, event);
-                for state in &mut self.seats {
-                    if let Some(connection) = &mut state.connection {
-                        connection.queue_line(&self.public_line);
-                    }
-                }
-                continue;
-            }
-            // Events with private cards still look the same to most seats: serialize that
-            // public view once. (No seat has this index: the view of a seat that knows nothing.)
-            let public = event.for_seat(usize::MAX, self.blind_start);
-            self.public_line.clear();
-            for state in &mut self.seats {
-                let Some(connection) = &mut state.connection else {
-                    continue;
-                };
-                let mine = event.for_seat(state.index, self.blind_start);
-                if mine == public {
-                    if self.public_line.is_empty() {
-                        protocol::wire::write_event(&mut self.public_line, hand, &public);
-                    }
-                    connection.queue_line(&self.public_line);
-                } else {
-                    connection.queue_event(hand, &mine);
-                }
-            }
-        }
-        Ok(())
-    }
-
     async fn flush(&mut self, seat: usize, hand: u64) -> Result<(), MatchError> {
         let Some(connection) = &mut self.seats[seat].connection else {
             return Ok(());
@@ -653,15 +450,6 @@ impl<'a> Referee<'a> {
         self.replay.write(&Record::Result(result.clone()))?;
         self.replay.flush()?;
         Ok(result)
-    }
-}
-
-/// What the arena does for a seat that faulted this hand or has no running bot.
-pub fn fallback(kind: DecisionKind) -> Action {
-    match kind {
-        DecisionKind::Bet => Action::Pack,
-        DecisionKind::Swap => Action::Keep,
-        DecisionKind::SideshowReply => Action::Refuse,
     }
 }
 
