@@ -7,16 +7,16 @@ pub mod merge;
 pub mod output;
 pub mod output_standings;
 pub mod page_cache;
-pub mod results;
 pub mod runner;
 pub mod schedule;
 pub mod sections;
 pub mod slots;
+pub mod sprt_blocks;
 mod toml_error;
 
+pub use crate::standings::MatchRecord;
 pub use config::{BotSeeds, ConfigError, Format, Tournament};
 pub use output_standings::{
     gauntlet_report, planned, standings_of, standings_text, write_standings,
 };
-pub use results::MatchRecord;
 pub use runner::{RunOptions, RunSummary, run};

@@ -4,7 +4,7 @@
 //!
 //! Why the arena draws rather than the bot: the policy is then known exactly and cannot be
 //! misreported, which is what lets the luck-corrected estimator remove the variance of the
-//! bot's own coin flips (AIVAT's decision terms; `arena::standings::controls`). The draw comes
+//! bot's own coin flips (AIVAT's decision terms; `arena::standings::estimator`). The draw comes
 //! from a key the bots never see (`arena::referee::mix_draw`), so no bot can predict it.
 
 use serde::{Deserialize, Serialize};

@@ -19,9 +19,9 @@ use serde::Serialize;
 use super::replay_page::{BackLink, write_shared_replay_page, write_shared_viewer};
 use super::template::{encode_path_segment, escape_html, fill, json_for_script};
 use crate::standings::Standings;
+use crate::tournament::MatchRecord;
 use crate::tournament::grading::GradeReport;
 use crate::tournament::output::{read_plan, read_results};
-use crate::tournament::results::MatchRecord;
 
 const TEMPLATE: &str = include_str!("../../assets/report.html");
 const COMMON_CSS: &str = include_str!("../../assets/common.css");

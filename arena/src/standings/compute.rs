@@ -40,13 +40,12 @@ use std::collections::BTreeMap;
 use protocol::FaultKind;
 use serde::{Deserialize, Serialize};
 
+use super::match_record::MatchRecord;
 use super::rating::{
     BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, PRIOR_DRAWS, PairTally, Tally, bootstrap_errors, fit,
 };
-use super::sprt::{SprtVerdict, verdict};
+use super::sprt::SprtVerdict;
 use super::stats::{BlockSample, CONFIDENCE, Interval, block_estimate};
-use crate::tournament::results::MatchRecord;
-use crate::tournament::{Format, Tournament};
 
 /// The standings of a tournament.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -59,7 +58,8 @@ pub struct Standings {
     pub bots: Vec<BotStanding>,
     /// One entry per ordered pair of bots that met, by the rank of the bot, then of the opponent.
     pub crosstable: Vec<CrossEntry>,
-    /// An SPRT tournament's verdict (see [`super::sprt::SprtVerdict`]); absent for the other
+    /// An SPRT tournament's verdict (see [`super::sprt::SprtVerdict`], added by the caller
+    /// that knows the tournament: `crate::tournament::output_standings`); absent for the other
     /// formats and when the tournament's settings are unknown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt: Option<SprtVerdict>,
@@ -374,37 +374,6 @@ fn assign_tiers<'a>(ranked: impl Iterator<Item = &'a mut BotStanding>) {
         }
         bot.tier = tier;
     }
-}
-
-/// The standings of `records`, with the verdict of the SPRT when `tournament` (the one of the
-/// output directory's plan.json, if known) is an SPRT tournament.
-/// `dir` is the output directory with the records' replays (the SPRT's luck-corrected
-/// estimator reads them).
-pub fn compute_for(
-    records: &[MatchRecord],
-    tournament: Option<&Tournament>,
-    dir: Option<&std::path::Path>,
-) -> Standings {
-    let mut standings = compute(records);
-    standings.sprt = tournament.and_then(|t| sprt_verdict(records, t, dir));
-    standings
-}
-
-/// The verdict of an SPRT tournament's test over `records`; `None` for other formats.
-fn sprt_verdict(
-    records: &[MatchRecord],
-    t: &Tournament,
-    dir: Option<&std::path::Path>,
-) -> Option<SprtVerdict> {
-    let config = t.sprt.filter(|_| t.format == Format::Sprt)?;
-    let [candidate, baseline] = [t.bots.first()?, t.bots.get(1)?];
-    Some(verdict(
-        records,
-        &config,
-        &candidate.name,
-        &baseline.name,
-        dir,
-    ))
 }
 
 /// `"+"` if the interval lies above 0, `"-"` below, `""` if it contains 0 or is unbounded.

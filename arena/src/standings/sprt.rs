@@ -38,14 +38,80 @@
 //!
 //! # Verdict
 //!
-//! [`verdict`] replays the test over an SPRT tournament's match records and words the result
+//! [`run`] runs the test over a stream of block scores and [`words`] words the result
 //! ([`SprtVerdict`], saved in standings.json): H1 accepted means the candidate is better than
 //! the baseline by at least `m1` chips per hand (at the error rates given), H0 accepted that
-//! its edge is at most `m0`; `max_blocks` reached without either is inconclusive.
+//! its edge is at most `m0`; `max_blocks` reached without either is inconclusive. Where the
+//! scores come from (a tournament's match records and replays, plain or luck-corrected) is
+//! the caller's: `crate::tournament::sprt_blocks`.
 
 use serde::{Deserialize, Serialize};
 
-use crate::tournament::config::{SprtConfig, SprtEstimator};
+/// The sequential test's parameters: a tournament file's `[sprt]` table (read and checked by
+/// `crate::tournament::config`, recorded in plan.json), kept with the test that uses them.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SprtConfig {
+    pub m0: f64,
+    pub m1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+    pub max_blocks: u64,
+    /// No decision before this many duplicate blocks. Left out of plan.json (and so of the
+    /// fingerprint) when it is the default, so that directories started before it existed
+    /// resume; a plan without it reads as the default.
+    #[serde(
+        default = "SprtConfig::default_min_blocks",
+        skip_serializing_if = "SprtConfig::is_default_min_blocks"
+    )]
+    pub min_blocks: u64,
+    /// How a block is scored. Left out of plan.json when plain, so that a plan written before
+    /// the luck correction existed reads as what it ran with.
+    #[serde(default, skip_serializing_if = "SprtEstimator::is_plain")]
+    pub estimator: SprtEstimator,
+}
+
+/// How the SPRT scores a duplicate block (`[sprt] estimator`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SprtEstimator {
+    /// The candidate's chips per hand over the block.
+    #[default]
+    Plain,
+    /// Chips per hand minus the luck of the cards, fitted on the blocks before
+    /// (`crate::standings::estimator`): the same expectation, usually a smaller spread.
+    LuckCorrected,
+}
+
+impl SprtEstimator {
+    fn is_plain(&self) -> bool {
+        *self == SprtEstimator::Plain
+    }
+
+    /// The estimator in words, for the verdict.
+    pub fn describe(self) -> &'static str {
+        match self {
+            SprtEstimator::Plain => "chips per hand of each duplicate block",
+            SprtEstimator::LuckCorrected => {
+                "luck-corrected chips per hand of each duplicate block (the luck of the cards \
+                 removed with coefficients fitted on the earlier blocks; same expectation)"
+            }
+        }
+    }
+}
+
+impl SprtConfig {
+    /// Duplicate blocks before any decision unless the file says otherwise: the variance
+    /// estimated from fewer is unreliable (see the module documentation).
+    pub const DEFAULT_MIN_BLOCKS: u64 = Sprt::DEFAULT_MIN_SAMPLES;
+
+    fn default_min_blocks() -> u64 {
+        Self::DEFAULT_MIN_BLOCKS
+    }
+
+    fn is_default_min_blocks(n: &u64) -> bool {
+        *n == Self::DEFAULT_MIN_BLOCKS
+    }
+}
 
 /// What the test says so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -123,6 +189,12 @@ impl Sprt {
     pub fn with_min_samples(mut self, min_samples: u64) -> Self {
         self.min_samples = min_samples.max(2);
         self
+    }
+
+    /// The test a tournament file's `[sprt]` table describes (checked when the file is read).
+    pub fn of(params: &SprtConfig) -> Self {
+        Sprt::new(params.m0, params.m1, params.alpha, params.beta)
+            .with_min_samples(params.min_blocks)
     }
 
     /// Adds one observation: a duplicate block's chips per hand (or edge per hand).
@@ -249,7 +321,7 @@ pub struct SprtVerdict {
     #[serde(default, skip_serializing_if = "is_zero")]
     pub uncorrected_blocks: u64,
     /// The luck-corrected estimator's revision that computed this verdict
-    /// ([`super::controls::ESTIMATOR_REVISION`]); absent for a plain test, and in verdicts saved
+    /// ([`super::estimator::ESTIMATOR_REVISION`]); absent for a plain test, and in verdicts saved
     /// before revisions were recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub estimator_revision: Option<u32>,
@@ -263,159 +335,22 @@ fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
-/// Replays the test over `records` (the matches of an SPRT tournament: block `b` is matches
-/// `2b` and `2b + 1`) the way the run does, and words the result. `dir` is the output directory
-/// the records' replays are in (the luck-corrected estimator reads them).
-pub fn verdict(
-    records: &[crate::tournament::MatchRecord],
-    params: &SprtConfig,
-    candidate: &str,
-    baseline: &str,
-    dir: Option<&std::path::Path>,
-) -> SprtVerdict {
-    let by_index: std::collections::BTreeMap<u64, &crate::tournament::MatchRecord> =
-        records.iter().map(|r| (r.index, r)).collect();
-    let mut test = Sprt::new(params.m0, params.m1, params.alpha, params.beta)
-        .with_min_samples(params.min_blocks);
-    let mut scorer = BlockScorer::new(params.estimator, candidate, dir);
-    let mut block = 0;
-    while block < params.max_blocks
+/// Runs a test of `params` over `scores`, one per duplicate block in block order, as a run
+/// does: from the first block, stopping at the first decision or after `max_blocks`. A score
+/// past either is never drawn from the iterator, so a lazy one computes no block the test
+/// does not count.
+pub fn run(params: &SprtConfig, scores: impl IntoIterator<Item = f64>) -> Sprt {
+    let mut test = Sprt::of(params);
+    let mut scores = scores.into_iter();
+    let mut blocks = 0;
+    while blocks < params.max_blocks
         && test.decision() == SprtDecision::Continue
-        && let (Some(a), Some(b)) = (by_index.get(&(2 * block)), by_index.get(&(2 * block + 1)))
+        && let Some(score) = scores.next()
     {
-        test.add(scorer.score(a, b));
-        block += 1;
+        test.add(score);
+        blocks += 1;
     }
-    let mut v = words(&test, params, candidate, baseline);
-    v.uncorrected_blocks = scorer.uncorrected;
-    v.estimator_revision = (params.estimator == SprtEstimator::LuckCorrected)
-        .then_some(super::controls::ESTIMATOR_REVISION);
-    v
-}
-
-/// Scores the blocks of a test in order, as [`SprtEstimator`] says: plain chips per hand, or
-/// luck-corrected with coefficients fitted on the blocks scored before
-/// ([`super::controls::SequentialFit`]), from the replays in the output directory.
-pub struct BlockScorer {
-    candidate: String,
-    luck: Option<(
-        std::path::PathBuf,
-        super::controls::Tables,
-        // Made at the first block read, whose replays say the game (`SequentialFit::for_game`).
-        Option<super::controls::SequentialFit>,
-    )>,
-    /// Blocks scored plain although the estimator is luck-corrected (a replay missing or
-    /// unreadable): still unbiased, only not narrowed.
-    pub uncorrected: u64,
-}
-
-impl BlockScorer {
-    pub fn new(estimator: SprtEstimator, candidate: &str, dir: Option<&std::path::Path>) -> Self {
-        let luck = match (estimator, dir) {
-            (SprtEstimator::LuckCorrected, Some(dir)) => {
-                Some((dir.to_path_buf(), super::controls::Tables::default(), None))
-            }
-            _ => None,
-        };
-        BlockScorer {
-            candidate: candidate.to_string(),
-            uncorrected: 0,
-            luck,
-        }
-    }
-
-    /// The next block's score (both matches of the block).
-    pub fn score(
-        &mut self,
-        a: &crate::tournament::MatchRecord,
-        b: &crate::tournament::MatchRecord,
-    ) -> f64 {
-        let Some((dir, tables, fit)) = &mut self.luck else {
-            return block_score(a, b, &self.candidate);
-        };
-        match luck_block(dir, tables, [a, b], &self.candidate) {
-            Ok((block, variant)) => {
-                let fit = fit.get_or_insert_with(|| {
-                    super::controls::SequentialFit::for_game(variant, super::controls::RIDGE)
-                });
-                let s = fit.next(&block);
-                if s.hands == 0 {
-                    0.0
-                } else {
-                    s.chips / s.hands as f64
-                }
-            }
-            Err(e) => {
-                tracing::warn!(
-                    "SPRT: block of matches {} and {} scored without the luck correction: {e}",
-                    a.index,
-                    b.index
-                );
-                self.uncorrected += 1;
-                block_score(a, b, &self.candidate)
-            }
-        }
-    }
-}
-
-/// The candidate's units of one block, from the two matches' replays, and the game.
-fn luck_block(
-    dir: &std::path::Path,
-    tables: &mut super::controls::Tables,
-    matches: [&crate::tournament::MatchRecord; 2],
-    candidate: &str,
-) -> anyhow::Result<(super::controls::Block, rules::Variant)> {
-    let mut replays = Vec::new();
-    for m in matches {
-        let seat = m
-            .seats
-            .iter()
-            .position(|s| s == candidate)
-            .ok_or_else(|| anyhow::anyhow!("match {} has no seat of {candidate}", m.index))?;
-        let path = dir.join(
-            m.replay
-                .as_ref()
-                .ok_or_else(|| anyhow::anyhow!("match {} has no replay", m.index))?,
-        );
-        let records =
-            crate::replay::read(&path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        // Every hand of the match must be in its replay, or the block would lose hands.
-        replays.push((records, seat, m.hands));
-    }
-    let refs: Vec<(&[crate::replay::Record], usize)> =
-        replays.iter().map(|(r, s, _)| (r.as_slice(), *s)).collect();
-    let block = super::controls::block_units(&refs, tables)?;
-    let hands: u64 = block.iter().map(|u| u.hands).sum();
-    let expected: u64 = replays.iter().map(|(_, _, h)| h).sum();
-    if hands != expected {
-        anyhow::bail!("the replays hold {hands} hands, the results {expected}");
-    }
-    // `block_units` refuses replays without a header.
-    let Some(crate::replay::Record::Header(header)) = replays[0].0.first() else {
-        anyhow::bail!("a replay without its header");
-    };
-    Ok((block, header.settings.variant))
-}
-
-/// The candidate's chips per hand over one duplicate block (both seat orders).
-pub fn block_score(
-    a: &crate::tournament::MatchRecord,
-    b: &crate::tournament::MatchRecord,
-    candidate: &str,
-) -> f64 {
-    let mut chips = 0i64;
-    let mut hands = 0u64;
-    for r in [a, b] {
-        if let Some(seat) = r.seats.iter().position(|s| s == candidate) {
-            chips += r.net.get(seat).copied().unwrap_or(0);
-            hands += r.hands;
-        }
-    }
-    if hands == 0 {
-        0.0
-    } else {
-        chips as f64 / hands as f64
-    }
+    test
 }
 
 /// `LLR 1.23 [-2.94, 2.94] after 14 blocks`: the state of a running test, for progress lines.
@@ -555,90 +490,6 @@ mod float_or_infinity {
 mod tests {
     use super::*;
 
-    fn record(index: u64, seats: [&str; 2], net: i64) -> crate::tournament::MatchRecord {
-        crate::tournament::MatchRecord {
-            index,
-            block: index / 2,
-            seats: seats.iter().map(|s| s.to_string()).collect(),
-            hands: 10,
-            net: vec![net, -net],
-            hands_won: vec![0, 0],
-            faults: vec![Default::default(), Default::default()],
-            replay: None,
-        }
-    }
-
-    fn params(min_blocks: u64, max_blocks: u64) -> SprtConfig {
-        SprtConfig {
-            m0: 0.0,
-            m1: 1.0,
-            alpha: 0.05,
-            beta: 0.05,
-            min_blocks,
-            max_blocks,
-            estimator: SprtEstimator::Plain,
-        }
-    }
-
-    /// Blocks where the candidate `c` wins `wins[b]` chips in its first match and nothing in
-    /// the second.
-    fn blocks(wins: &[i64]) -> Vec<crate::tournament::MatchRecord> {
-        wins.iter()
-            .enumerate()
-            .flat_map(|(b, &w)| {
-                let b = b as u64;
-                [
-                    record(2 * b, ["c", "x"], w),
-                    record(2 * b + 1, ["x", "c"], 0),
-                ]
-            })
-            .collect()
-    }
-
-    #[test]
-    fn verdicts_in_words() {
-        let good: Vec<i64> = (0..40).map(|i| 60 + (i % 7) * 5).collect();
-        let v = verdict(&blocks(&good), &params(20, 100), "c", "x", None);
-        assert_eq!(v.decision, "h1");
-        assert_eq!(v.blocks, 20, "decides at min_blocks, not before");
-        assert!(
-            v.verdict
-                .starts_with("c is better than x: the SPRT accepted H1"),
-            "{}",
-            v.verdict
-        );
-        assert!(
-            v.verdict
-                .contains("at alpha 0.05, beta 0.05 after 20 duplicate blocks")
-        );
-        let v = verdict(&blocks(&good), &params(5, 100), "c", "x", None);
-        assert_eq!((v.decision.as_str(), v.blocks), ("h1", 5));
-
-        let bad: Vec<i64> = (0..40).map(|i| -60 - (i % 7) * 5).collect();
-        let v = verdict(&blocks(&bad), &params(20, 100), "c", "x", None);
-        assert_eq!(v.decision, "h0");
-        assert!(v.verdict.contains("not better than x"), "{}", v.verdict);
-
-        let noisy: Vec<i64> = (0..10).map(|i| if i % 2 == 0 { 50 } else { -40 }).collect();
-        let v = verdict(&blocks(&noisy), &params(2, 10), "c", "x", None);
-        assert_eq!(v.decision, "inconclusive");
-        assert!(
-            v.verdict
-                .starts_with("inconclusive after 10 duplicate blocks")
-        );
-        let v = verdict(&blocks(&noisy[..4]), &params(2, 10), "c", "x", None);
-        assert_eq!(v.decision, "undecided");
-
-        // An infinite LLR survives JSON.
-        let same = vec![50; 3];
-        let v = verdict(&blocks(&same), &params(2, 10), "c", "x", None);
-        assert_eq!(v.llr, f64::INFINITY);
-        let text = serde_json::to_string(&v).unwrap();
-        assert!(text.contains("\"llr\":\"inf\""), "{text}");
-        let back: SprtVerdict = serde_json::from_str(&text).unwrap();
-        assert_eq!(back, v);
-    }
-
     #[test]
     fn llr_matches_sum_of_normal_log_likelihoods() {
         let xs = [0.3, -0.1, 0.8, 0.25, 0.05, 0.6];
@@ -698,53 +549,5 @@ mod tests {
         assert!(Sprt::try_new(0.0, f64::NAN, 0.05, 0.05).is_err());
         assert!(Sprt::try_new(0.0, 1.0, 0.0, 0.05).is_err());
         assert!(Sprt::try_new(0.0, 1.0, 0.05, 1.0).is_err());
-    }
-
-    /// The luck-corrected scorer reads each block's replays and scores it with the fit of the
-    /// replays' game (`SequentialFit::for_game`): in Closest to 555, corrections from the
-    /// third block of 50-hand matches on, where the generic rule would wait for the sixth.
-    #[test]
-    fn the_luck_corrected_scorer_fits_as_the_replays_game_says() {
-        use crate::standings::controls::{FirstFit, RIDGE, SequentialFit, Tables, block_units};
-        use crate::standings::luck_mix::tests::play_mixing_in;
-        use rules::Variant;
-        let dir = tempfile::tempdir().unwrap();
-        let variant = Variant::Closest555;
-        let mut scorer = BlockScorer::new(SprtEstimator::LuckCorrected, "c", Some(dir.path()));
-        let mut by_game = SequentialFit::for_game(variant, RIDGE);
-        let mut generic = SequentialFit::new(RIDGE);
-        assert_ne!(FirstFit::of_game(variant), FirstFit::Blocks(4));
-        let mut tables = Tables::default();
-        let (mut differs, hands) = (false, 50);
-        for b in 0..8u64 {
-            let mut matches = Vec::new();
-            let mut replays = Vec::new();
-            for mixer in 0..2 {
-                let records = play_mixing_in(variant, b, hands, mixer, 2 * b + mixer as u64);
-                let name = format!("match-{b}-{mixer}.jsonl");
-                let text: String = records
-                    .iter()
-                    .map(|r| serde_json::to_string(r).unwrap() + "\n")
-                    .collect();
-                std::fs::write(dir.path().join(&name), text).unwrap();
-                let seats = if mixer == 0 { ["c", "x"] } else { ["x", "c"] };
-                matches.push(crate::tournament::MatchRecord {
-                    hands,
-                    replay: Some(name),
-                    ..record(2 * b + mixer as u64, seats, 0)
-                });
-                replays.push(records);
-            }
-            let score = scorer.score(&matches[0], &matches[1]);
-            let block = block_units(&[(&replays[0], 0), (&replays[1], 1)], &mut tables).unwrap();
-            let per_hand = |s: crate::standings::stats::BlockSample| s.chips / s.hands as f64;
-            assert_eq!(score, per_hand(by_game.next(&block)), "block {b}");
-            differs |= score != per_hand(generic.next(&block));
-        }
-        assert_eq!(scorer.uncorrected, 0);
-        assert!(
-            differs,
-            "the game's fit corrects blocks the generic rule leaves plain"
-        );
     }
 }

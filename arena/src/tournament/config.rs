@@ -21,6 +21,7 @@ use super::page_cache::PageCache;
 use super::sections::{self, LimitsSection, SectionError, TableSection, TimeSection, line_of};
 use crate::bot::{Limits, SandboxLevel};
 use crate::bot_command::PathBase;
+pub use crate::standings::sprt::{SprtConfig, SprtEstimator};
 
 /// A mistake in a tournament file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -169,71 +170,6 @@ pub struct BotEntry {
     /// without authors keep their fingerprints.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub author: Option<String>,
-}
-
-/// The sequential test's parameters.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SprtConfig {
-    pub m0: f64,
-    pub m1: f64,
-    pub alpha: f64,
-    pub beta: f64,
-    pub max_blocks: u64,
-    /// No decision before this many duplicate blocks. Left out of plan.json (and so of the
-    /// fingerprint) when it is the default, so that directories started before it existed
-    /// resume; a plan without it reads as the default.
-    #[serde(
-        default = "SprtConfig::default_min_blocks",
-        skip_serializing_if = "SprtConfig::is_default_min_blocks"
-    )]
-    pub min_blocks: u64,
-    /// How a block is scored. Left out of plan.json when plain, so that a plan written before
-    /// the luck correction existed reads as what it ran with.
-    #[serde(default, skip_serializing_if = "SprtEstimator::is_plain")]
-    pub estimator: SprtEstimator,
-}
-
-/// How the SPRT scores a duplicate block (`[sprt] estimator`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum SprtEstimator {
-    /// The candidate's chips per hand over the block.
-    #[default]
-    Plain,
-    /// Chips per hand minus the luck of the cards, fitted on the blocks before
-    /// (`crate::standings::controls`): the same expectation, usually a smaller spread.
-    LuckCorrected,
-}
-
-impl SprtEstimator {
-    fn is_plain(&self) -> bool {
-        *self == SprtEstimator::Plain
-    }
-
-    /// The estimator in words, for the verdict.
-    pub fn describe(self) -> &'static str {
-        match self {
-            SprtEstimator::Plain => "chips per hand of each duplicate block",
-            SprtEstimator::LuckCorrected => {
-                "luck-corrected chips per hand of each duplicate block (the luck of the cards \
-                 removed with coefficients fitted on the earlier blocks; same expectation)"
-            }
-        }
-    }
-}
-
-impl SprtConfig {
-    /// Duplicate blocks before any decision unless the file says otherwise: the variance
-    /// estimated from fewer is unreliable (see [`crate::standings::sprt`]).
-    pub const DEFAULT_MIN_BLOCKS: u64 = crate::standings::Sprt::DEFAULT_MIN_SAMPLES;
-
-    fn default_min_blocks() -> u64 {
-        Self::DEFAULT_MIN_BLOCKS
-    }
-
-    fn is_default_min_blocks(n: &u64) -> bool {
-        *n == Self::DEFAULT_MIN_BLOCKS
-    }
 }
 
 /// A checked tournament.

@@ -40,7 +40,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, partial: bool) -> anyhow::Result<Merg
                  Merge it with the arena that ran it",
                 dir.display(),
                 plan.describe_revision(),
-                standings::controls::ESTIMATOR_REVISION
+                standings::estimator::ESTIMATOR_REVISION
             );
         }
         let (t, fingerprint, shard) = (plan.tournament, plan.fingerprint, plan.shard);

@@ -10,9 +10,9 @@
 //! ```
 //!
 //! The standings of an SPRT tournament carry its verdict, recomputed from results.jsonl and
-//! the `[sprt]` settings recorded in plan.json (see `crate::standings::sprt::verdict`). A
+//! the `[sprt]` settings recorded in plan.json (see `crate::tournament::sprt_blocks::verdict`). A
 //! luck-corrected SPRT's plan also records the revision of the estimator's arithmetic it runs
-//! with ([`crate::standings::controls::ESTIMATOR_REVISION`]): an arena of another revision
+//! with ([`crate::standings::estimator::ESTIMATOR_REVISION`]): an arena of another revision
 //! refuses to resume it.
 
 use std::collections::BTreeMap;
@@ -23,9 +23,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 
+use super::MatchRecord;
 use super::config::Tournament;
-use super::results::MatchRecord;
-use crate::standings::controls::ESTIMATOR_REVISION;
+use crate::standings::estimator::ESTIMATOR_REVISION;
 
 /// plan.json: what an output directory holds.
 #[derive(Serialize, Deserialize)]

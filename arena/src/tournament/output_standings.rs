@@ -6,7 +6,7 @@ use std::path::Path;
 
 use crate::standings;
 use crate::tournament::output::{Plan, read_plan, write_atomically};
-use crate::tournament::{MatchRecord, Tournament, grading};
+use crate::tournament::{Format, MatchRecord, Tournament, grading, sprt_blocks};
 
 /// The plan.json of an output directory, if it has one that this arena reads.
 pub fn planned(dir: &Path) -> Option<Plan> {
@@ -20,22 +20,22 @@ pub fn planned(dir: &Path) -> Option<Plan> {
 /// when its plan.json is an SPRT tournament's.
 ///
 /// A luck-corrected SPRT that ran with another estimator revision than this arena's
-/// ([`standings::controls::ESTIMATOR_REVISION`]) is not judged again with other arithmetic:
+/// ([`standings::estimator::ESTIMATOR_REVISION`]) is not judged again with other arithmetic:
 /// its verdict is the one its run saved in standings.json, said to be so. Without a saved
 /// verdict, this arena's recomputation is shown with a caveat.
 pub fn standings_of(dir: &Path, records: &[MatchRecord]) -> standings::Standings {
     let plan = planned(dir);
     let tournament = plan.as_ref().map(|p| &p.tournament);
     let Some(plan) = plan.as_ref().filter(|p| !p.estimator_is_current()) else {
-        return standings::compute_for(records, tournament, Some(dir));
+        return compute_for(records, tournament, Some(dir));
     };
-    let ours = standings::controls::ESTIMATOR_REVISION;
+    let ours = standings::estimator::ESTIMATOR_REVISION;
     let theirs = plan.describe_revision();
     if let Some(mut saved) =
         saved_verdict(dir).filter(|v| v.estimator_revision == plan.luck_estimator_revision)
     {
         // The saved verdict stands in for the SPRT: its replays are not read again.
-        let mut standings = standings::compute_for(records, None, Some(dir));
+        let mut standings = compute_for(records, None, Some(dir));
         saved.caveat = Some(format!(
             "this is the verdict the run saved. The test ran with the luck-corrected \
              estimator's {theirs}; this arena's is revision {ours}, and a sequential test is \
@@ -44,7 +44,7 @@ pub fn standings_of(dir: &Path, records: &[MatchRecord]) -> standings::Standings
         standings.sprt = Some(saved);
         return standings;
     }
-    let mut standings = standings::compute_for(records, tournament, Some(dir));
+    let mut standings = compute_for(records, tournament, Some(dir));
     if let Some(verdict) = &mut standings.sprt {
         verdict.caveat = Some(format!(
             "recomputed with this arena's luck-corrected estimator, revision {ours}. The test \
@@ -53,6 +53,36 @@ pub fn standings_of(dir: &Path, records: &[MatchRecord]) -> standings::Standings
         ));
     }
     standings
+}
+
+/// The standings of `records`, with the verdict of the SPRT when `tournament` (the one of the
+/// output directory's plan.json, if known) is an SPRT tournament. `dir` is the output
+/// directory with the records' replays (the SPRT's luck-corrected estimator reads them).
+fn compute_for(
+    records: &[MatchRecord],
+    tournament: Option<&Tournament>,
+    dir: Option<&Path>,
+) -> standings::Standings {
+    let mut standings = standings::compute(records);
+    standings.sprt = tournament.and_then(|t| sprt_verdict(records, t, dir));
+    standings
+}
+
+/// The verdict of an SPRT tournament's test over `records`; `None` for other formats.
+fn sprt_verdict(
+    records: &[MatchRecord],
+    t: &Tournament,
+    dir: Option<&Path>,
+) -> Option<standings::SprtVerdict> {
+    let config = t.sprt.filter(|_| t.format == Format::Sprt)?;
+    let [candidate, baseline] = [t.bots.first()?, t.bots.get(1)?];
+    Some(sprt_blocks::verdict(
+        records,
+        &config,
+        &candidate.name,
+        &baseline.name,
+        dir,
+    ))
 }
 
 /// The SPRT verdict in an output directory's standings.json, as the last run wrote it.
@@ -68,7 +98,7 @@ pub fn gauntlet_report(
     standings: &standings::Standings,
     t: &Tournament,
 ) -> Option<grading::GradeReport> {
-    (t.format == crate::tournament::Format::Gauntlet).then(|| {
+    (t.format == Format::Gauntlet).then(|| {
         let bots: Vec<String> = t.bots.iter().map(|b| b.name.clone()).collect();
         grading::grade(standings, &bots, &t.candidates, &t.pass_marks)
     })
@@ -100,7 +130,7 @@ pub fn write_standings(
     records: &[MatchRecord],
     plan: &Tournament,
 ) -> anyhow::Result<String> {
-    let standings = standings::compute_for(records, Some(plan), Some(out));
+    let standings = compute_for(records, Some(plan), Some(out));
     let (text, grades) = standings_text(&standings, Some(plan));
     if let Some(grades) = grades
         && !plan.pass_marks.is_empty()

@@ -11,10 +11,10 @@ use protocol::{Hello, PROTOCOL_VERSION};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
+use super::MatchRecord;
 use super::config::{BotSeeds, Format, Tournament};
 use super::output::OutputDir;
 use super::page_cache::PageCache;
-use super::results::MatchRecord;
 use super::schedule::{ScheduledMatch, schedule, sprt_block};
 use crate::bot::BotSpec;
 use crate::bot_command::{self, SpecInput};
@@ -363,15 +363,11 @@ pub async fn run(
     let mut all: BTreeMap<u64, MatchRecord> = done;
     if t.format == Format::Sprt {
         let sprt = t.sprt.expect("checked at load");
-        let mut test =
-            Sprt::new(sprt.m0, sprt.m1, sprt.alpha, sprt.beta).with_min_samples(sprt.min_blocks);
+        let mut test = Sprt::of(&sprt);
         // A slot plays a whole block (both halves, one after the other): one block per slot.
         let batch = options.jobs.max(1) as u64;
-        let mut scorer = crate::standings::sprt::BlockScorer::new(
-            sprt.estimator,
-            &t.bots[0].name,
-            Some(&out.root),
-        );
+        let mut scorer =
+            super::sprt_blocks::BlockScorer::new(sprt.estimator, &t.bots[0].name, Some(&out.root));
         let mut block = 0;
         let progress = Progress::new(options.progress, 2 * sprt.max_blocks, all.len() as u64);
         loop {
@@ -447,11 +443,6 @@ pub async fn run(
     let _ = std::fs::remove_dir_all(out.root.join("work"));
     summary.records = all.into_values().collect();
     Ok(summary)
-}
-
-/// The candidate's chips per hand over one duplicate block (both seat orders).
-pub fn block_score(a: &MatchRecord, b: &MatchRecord, candidate: &str) -> f64 {
-    crate::standings::sprt::block_score(a, b, candidate)
 }
 
 /// Progress on stderr: a bar with ETA on a terminal, plain lines otherwise.

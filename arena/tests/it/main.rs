@@ -23,7 +23,6 @@ mod hostile_fuzz;
 mod html_browser;
 mod html_cli;
 mod leaks;
-mod luck_measure;
 mod match_faults;
 mod mixed_answers;
 mod pack_cli;

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use arena::standings::rating::{Comparison, SplitMix64, bradley_terry};
 use arena::standings::stats::student_t_quantile;
 use arena::standings::{BotStanding, Sprt, SprtDecision, Standings, compute, render_table, to_csv};
-use arena::tournament::results::MatchRecord;
+use arena::tournament::MatchRecord;
 use protocol::FaultKind;
 
 /// A standard normal deviate (Box–Muller).
@@ -367,7 +367,7 @@ fn sprt_error_rates_stay_near_nominal_with_the_sequential_luck_correction() {
     // Blocks of 25 units whose payoff is mostly luck (y = μ + 3·u + noise, u a centred chance
     // term the correction sees): the SPRT on luck-corrected block scores (coefficients fitted
     // on the blocks before only) keeps its error rates, and decides in fewer blocks.
-    use arena::standings::controls::{SequentialFit, Unit};
+    use arena::standings::estimator::{SequentialFit, Unit};
     let runs = 300;
     let run = |true_mean: f64, wrong: SprtDecision, seed: u64, corrected: bool| {
         let mut rng = SplitMix64::new(seed);
@@ -375,7 +375,7 @@ fn sprt_error_rates_stay_near_nominal_with_the_sequential_luck_correction() {
         for _ in 0..runs {
             let mut sprt = Sprt::new(0.0, 0.2, 0.05, 0.05);
             // One term, so a light ridge (the arena's, for hundreds of terms, is heavier).
-            let mut fit = SequentialFit::new(arena::standings::controls::Ridge::uniform(10.0));
+            let mut fit = SequentialFit::new(arena::standings::estimator::Ridge::uniform(10.0));
             for _ in 0..100_000 {
                 let block: Vec<Unit> = (0..25)
                     .map(|_| {

@@ -904,7 +904,7 @@ fn edit_json(path: &Path, edit: impl FnOnce(&mut serde_json::Map<String, Value>)
 
 #[test]
 fn a_luck_corrected_sprt_of_another_estimator_revision_keeps_its_saved_verdict() {
-    let revision = arena::standings::controls::ESTIMATOR_REVISION;
+    let revision = arena::standings::estimator::ESTIMATOR_REVISION;
     let dir = tempfile::tempdir().unwrap();
     let text = sprt_file(("montecarlo", montecarlo()), ("random", random()))
         .replace("max_blocks = 200", "min_blocks = 4\nmax_blocks = 6");
@@ -1024,8 +1024,8 @@ fn a_luck_corrected_sprt_of_the_classic_game_reads_the_mixes_too() {
     // Since estimator revision 2 the classic game has decision terms: the random bot's mixes
     // give its hands nonzero ones (they were all zeros, or absent, before).
     let records = arena::replay::read(&out.join("replays").join("match-000000.jsonl")).unwrap();
-    let mut tables = arena::standings::controls::Tables::default();
-    let hands = arena::standings::controls::hand_terms(&records, &mut tables).unwrap();
+    let mut tables = arena::standings::estimator::Tables::default();
+    let hands = arena::standings::estimator::hand_terms(&records, &mut tables).unwrap();
     let decisions = hands[0].decisions;
     assert!(decisions > 0);
     assert!(

@@ -1,6 +1,6 @@
 //! Control variates on the luck of the cards for Lallan Kallan with two seats: for each hand and
 //! seat, a vector `z` of chance terms of mean exactly zero whatever the bots do, in the same
-//! cells as Closest to 555's ([`super::luck_closest`]; the table is [`DealTable::lallan_kallan`]):
+//! cells as Closest to 555's ([`super::closest`]; the table is [`DealTable::lallan_kallan`]):
 //! the seat's strength class, the opponent's, and win, tie or lose, a set of cells per position
 //! (first or second to act).
 //!
@@ -16,15 +16,15 @@
 //! the deal alone cancels inside a duplicate block): the weights `θ` are fitted for one bot,
 //! not shared by both seats, so `θ·z` is not zero-sum and measures how much more *this* bot
 //! makes of a cell than the other does with the same cards, which is what a block's total
-//! still depends on ([`super::controls`]).
+//! still depends on ([`crate::standings::estimator`]).
 
 use rules::{Card, Event, Variant};
 
 use crate::replay::Record;
 
-use super::controls::HandControls;
-use super::deal_table::DealTable;
-use super::luck::{LuckError, finished_hands, two_seats_of};
+use crate::standings::estimator::deal_table::DealTable;
+use crate::standings::estimator::replay_hands::{finished_hands, two_seats_of};
+use crate::standings::estimator::{HandControls, LuckError};
 
 /// The state of one hand while its events are read.
 struct Pending {
@@ -95,8 +95,8 @@ pub fn hand_controls(
 #[cfg(test)]
 mod worked {
     use super::*;
-    use crate::standings::deal_table::BUCKETS;
-    use crate::standings::luck::tests::{event_record, h, header_record};
+    use crate::standings::estimator::deal_table::BUCKETS;
+    use crate::standings::estimator::test_play::{event_record, h, header_record};
     use rules::{EndReason, Event, SequenceOrder, Settings};
 
     #[test]
@@ -195,9 +195,10 @@ mod worked {
 
 #[cfg(test)]
 mod sampled {
+    use super::super::tests::{Weight, assert_mixtures_have_mean_zero};
     use super::*;
-    use crate::standings::deal_table::BUCKETS;
-    use crate::standings::luck::tests::{Weight, assert_mixtures_have_mean_zero, play_with};
+    use crate::standings::estimator::deal_table::BUCKETS;
+    use crate::standings::estimator::test_play::play_with;
     use rules::Settings;
 
     #[test]

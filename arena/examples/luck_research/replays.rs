@@ -1,10 +1,15 @@
-//! Measures the luck-corrected estimator (`arena::standings::controls`) on replays of real
-//! matches: interval width against the plain estimator, and coverage. Run by hand
-//! (BENCHMARKS.md, "Luck-corrected estimates", has the commands that make the replays):
+//! Measures the luck-corrected estimator (`arena::standings::estimator`) on replays of real
+//! matches: interval width against the plain estimator, and coverage (`width`); the ceiling of
+//! any chance-only correction (`ceiling`); a value table learnt offline (`offline`). Run by
+//! hand (BENCHMARKS.md, "Luck-corrected estimates", has the commands that make the replays):
 //!
 //! ```text
 //! LUCK_DATA=/tmp/l5 LUCK_PAIRS=sr,mr,rr LUCK_GROUPS=10,20,40 \
-//!   cargo test --release -p arena --test it luck_measure -- --ignored --nocapture
+//!   cargo run --release -p arena --example luck_research -- width
+//! LUCK_DATA=/tmp/l5 LUCK_PAIRS=sr LUCK_SAME_DECKS=sr_reseed \
+//!   cargo run --release -p arena --example luck_research -- ceiling
+//! LUCK_DATA=/tmp/l5 LUCK_LEARN=/tmp/learn LUCK_PAIRS=mp \
+//!   cargo run --release -p arena --example luck_research -- offline
 //! ```
 //!
 //! `LUCK_DATA/<pair>/s<seed>-ab.jsonl` and `s<seed>-ba.jsonl` are the two matches of the
@@ -15,7 +20,7 @@
 //! (its own cross-fit, its own sequential fit). `LUCK_BUCKETS` and `LUCK_RIDGE` try other
 //! strength classes and ridge penalties (`LUCK_DECISION_RIDGE` for the decision terms; on the
 //! training seeds only); `LUCK_SHRINK=0` runs the sequential fit without its shrink factor
-//! (`controls::Shrink`); `LUCK_CHANCE_ONLY=1` drops the decision terms; `LUCK_FIRST_FIT_UNITS=N` starts the
+//! (the estimator's `Shrink`); `LUCK_CHANCE_ONLY=1` drops the decision terms; `LUCK_FIRST_FIT_UNITS=N` starts the
 //! sequential fit once N units have been seen (`FirstFit::Units`; unset, the fit waits for 4 blocks); `LUCK_LAYOUT=additive` sums the chance terms over one side's class
 //! (an experiment, see `additive_layout`); `LUCK_RANDOM=1` (bot B is the random bot, drawing
 //! for itself) or `0` (bot A is) gives it decision terms from its documented policy (see
@@ -26,11 +31,10 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use arena::replay::Record;
-use arena::standings::controls::{
-    Block, FirstFit, RIDGE, Ridge, SequentialFit, Tables, Unit, block_units, corrected,
-    cross_fitted_with,
-};
-use arena::standings::stats::{BlockEstimate, BlockSample, block_estimate};
+use arena::standings::estimator::{BUCKETS, Block, RIDGE, Ridge, Tables, Unit, block_units};
+use arena::standings::stats::{BlockSample, block_estimate};
+
+use crate::estimates::{cross_fitted, plain, sequential, sequential_fit, width};
 use protocol::MixEntry;
 use rules::{Action, Event, Hand, LegalAction};
 
@@ -62,7 +66,7 @@ fn blocks_in(dir: &Path) -> Vec<(u64, Vec<Record>, Vec<Record>)> {
 /// random bots' *documented* policy (uniform over the offered names, then over each one's
 /// instances) attached as a mix to every decision of `seat` that has none, so that replays of
 /// a random bot drawing for itself get the decision terms the arena computes for a bot that
-/// answers with mixes (`arena::standings::luck_mix`).
+/// answers with mixes (the estimator's decision terms).
 fn attach_documented_policy(records: &mut [Record], seat: usize) {
     let Some(Record::Header(header)) = records.first() else {
         panic!("no header")
@@ -160,7 +164,7 @@ fn additive_layout() -> Option<usize> {
         std::env::var("LUCK_BUCKETS")
             .ok()
             .and_then(|b| b.parse().ok())
-            .unwrap_or(arena::standings::luck_closest::BUCKETS)
+            .unwrap_or(BUCKETS)
     })
 }
 
@@ -189,31 +193,15 @@ fn additive(unit: &mut Unit, b: usize) {
 
 /// The sequential fit as the SPRT runs it, or (`LUCK_SHRINK=0`) without its shrink factor.
 fn seq_fit(blocks: &[Block], ridge: Ridge) -> Vec<BlockSample> {
-    let mut fit = if std::env::var("LUCK_SHRINK").is_ok_and(|v| v == "0") {
-        SequentialFit::unshrunk(ridge)
-    } else {
-        SequentialFit::new(ridge)
-    };
-    if let Some(units) = std::env::var("LUCK_FIRST_FIT_UNITS")
+    let shrinks = !std::env::var("LUCK_SHRINK").is_ok_and(|v| v == "0");
+    let units = std::env::var("LUCK_FIRST_FIT_UNITS")
         .ok()
-        .and_then(|v| v.parse().ok())
-    {
-        fit = fit.first_fit(FirstFit::Units(units));
-    }
-    blocks.iter().map(|b| fit.next(b)).collect()
+        .and_then(|v| v.parse().ok());
+    sequential(blocks, sequential_fit(ridge, units), shrinks)
 }
 
-fn plain(blocks: &[Block]) -> Vec<BlockSample> {
-    blocks.iter().map(|b| corrected(b, None)).collect()
-}
-
-fn width(e: &BlockEstimate) -> f64 {
-    e.ci.map(|c| c.high - c.low).unwrap_or(f64::INFINITY)
-}
-
-#[test]
-#[ignore = "needs replays made by hand (see the module documentation)"]
-fn luck_correction_width_and_coverage() {
+/// `width`: interval width and coverage of each estimate, per pair and run length.
+pub fn width_and_coverage() {
     let data = std::env::var("LUCK_DATA").unwrap_or_else(|_| "/tmp/l5".into());
     let pairs = std::env::var("LUCK_PAIRS").unwrap_or_else(|_| "sr,mr,rr".into());
     let groups: Vec<usize> = std::env::var("LUCK_GROUPS")
@@ -259,7 +247,7 @@ fn luck_correction_width_and_coverage() {
             .max_by(|a, b| a.0.abs().total_cmp(&b.0.abs()));
         println!("{pair}: {dims} terms, largest |t| of a term's mean {worst:?}");
         let p = block_estimate(&plain(&blocks), 0.95);
-        let c = block_estimate(&cross_fitted_with(&blocks, ridge), 0.95);
+        let c = block_estimate(&cross_fitted(&blocks, ridge), 0.95);
         let s = block_estimate(&seq_fit(&blocks, ridge), 0.95);
         let truth = if pair.starts_with("rr") { 0.0 } else { c.mean };
         println!(
@@ -284,7 +272,7 @@ fn luck_correction_width_and_coverage() {
             for chunk in blocks.chunks_exact(g) {
                 let estimates = [
                     block_estimate(&plain(chunk), 0.95),
-                    block_estimate(&cross_fitted_with(chunk, ridge), 0.95),
+                    block_estimate(&cross_fitted(chunk, ridge), 0.95),
                     block_estimate(&seq_fit(chunk, ridge), 0.95),
                 ];
                 n += 1;
@@ -328,14 +316,12 @@ fn chance_terms_only(blocks: Vec<Block>) -> Vec<Block> {
         .collect()
 }
 
-/// The ceiling of any chance-only correction for a pair: the same decks played twice with the
+/// `ceiling`: the ceiling of any chance-only correction for a pair: the same decks played twice with the
 /// bots' own randomness changed (`LUCK_DATA/<LUCK_SAME_DECKS>` against `LUCK_DATA/<pair>`,
 /// e.g. the random bot given another `--seed`). `Var(T₁ − T₂) / 2` is the part of a block's
 /// variance the cards do not decide, which no chance term can remove; the best width ratio is
 /// `1/√(that share)`.
-#[test]
-#[ignore = "needs replays made by hand (see the module documentation)"]
-fn luck_ceiling_from_replayed_decks() {
+pub fn ceiling_from_replayed_decks() {
     let data = std::env::var("LUCK_DATA").unwrap_or_else(|_| "/tmp/l5".into());
     let pair = std::env::var("LUCK_PAIRS").unwrap_or_else(|_| "sr".into());
     let other = std::env::var("LUCK_SAME_DECKS").unwrap_or_else(|_| "sr_reseed".into());
@@ -369,7 +355,7 @@ fn luck_ceiling_from_replayed_decks() {
     );
 }
 
-/// An experiment (arena/src/standings/RESEARCH.md, "A value function learnt offline"): AIVAT's
+/// `offline`, an experiment (arena/src/standings/RESEARCH.md, "A value function learnt offline"): AIVAT's
 /// own route, a value function learnt from a large body of reference play and then fixed. On the
 /// replays of `LUCK_LEARN/<pair>` (seeds disjoint from the judged ones) the chance and decision
 /// terms with `LUCK_OFFLINE_BUCKETS` strength classes (default 16) are fitted once, by least
@@ -377,9 +363,7 @@ fn luck_ceiling_from_replayed_decks() {
 /// mean zero for any bots. On `LUCK_DATA/<pair>` it is added to the arena's terms twice, from
 /// bot A's side and (negated) from bot B's, as a tournament would have to (it does not know
 /// which bot the table was learnt for), and everything is fitted as usual.
-#[test]
-#[ignore = "needs replays made by hand (see the module documentation)"]
-fn offline_value_table() {
+pub fn offline_value_table() {
     let data = std::env::var("LUCK_DATA").unwrap_or_else(|_| "/tmp/l5".into());
     let learn = std::env::var("LUCK_LEARN").expect("LUCK_LEARN: the learning replays");
     let pairs = std::env::var("LUCK_PAIRS").unwrap_or_else(|_| "mp".into());
@@ -398,7 +382,7 @@ fn offline_value_table() {
     for pair in pairs.split(',') {
         let mut fine = Tables::with_buckets(buckets);
         let learnt = seat_units(&Path::new(&learn).join(pair), &mut fine, 0);
-        let theta = arena::standings::controls::fit(learnt.iter().flatten(), Ridge::uniform(30.0))
+        let theta = arena::standings::estimator::fit(learnt.iter().flatten(), Ridge::uniform(30.0))
             .expect("learning blocks");
         let value = |u: &Unit| -> f64 { theta.iter().zip(&u.z).map(|(t, z)| t * z).sum() };
         let dir = Path::new(&data).join(pair);
@@ -435,14 +419,14 @@ fn offline_value_table() {
                  cross-fitted {:.2}, sequential {:.2}; runs of",
                 blocks.len(),
                 learnt.len(),
-                ratio(cross_fitted_with(blocks, RIDGE)),
+                ratio(cross_fitted(blocks, RIDGE)),
                 ratio(seq_fit(blocks, RIDGE)),
             );
             for g in [10, 20, 40] {
                 let (mut p, mut c, mut s) = (0.0, 0.0, 0.0);
                 for chunk in blocks.chunks_exact(g) {
                     p += width(&block_estimate(&plain(chunk), 0.95));
-                    c += width(&block_estimate(&cross_fitted_with(chunk, RIDGE), 0.95));
+                    c += width(&block_estimate(&cross_fitted(chunk, RIDGE), 0.95));
                     s += width(&block_estimate(&seq_fit(chunk, RIDGE), 0.95));
                 }
                 line += &format!(" {g}: {:.2} / {:.2};", p / c, p / s);

@@ -1,20 +1,21 @@
-//! A measurement, ignored by default (BENCHMARKS.md, section 6): how often the luck-corrected
-//! 95% intervals hold the truth over many short runs of duplicate blocks, played in process by
-//! the engine (no subprocesses, so thousands of runs are cheap), in every game. Bot A is a
-//! card-driven policy that answers every decision with a mix, bot B a fixed card-driven rule
-//! (`luck_mix::tests::play_mixing_in`); the truth is the cross-fitted estimate over as many
-//! blocks again on other seeds.
+//! A measurement (BENCHMARKS.md, section 6): how often the luck-corrected 95% intervals hold
+//! the truth over many short runs of duplicate blocks, played in process by the engine (no
+//! subprocesses, so thousands of runs are cheap), in every game. Bot A is a card-driven policy
+//! that answers every decision with a mix, bot B a fixed card-driven rule (the estimator's
+//! test replays, `test_play::play_mixing_in`); the truth is the cross-fitted estimate over as
+//! many blocks again on other seeds.
 //!
 //! ```text
-//! COVERAGE_GAME=closest-555 COVERAGE_BLOCKS=6000 cargo test --release -p arena --lib \
-//!   coverage_of_the_luck_corrected_intervals -- --ignored --nocapture
+//! COVERAGE_GAME=closest-555 COVERAGE_BLOCKS=6000 \
+//!   cargo run --release -p arena --example luck_research -- coverage
 //! ```
 
+use arena::standings::estimator::{Block, RIDGE, SequentialFit, Tables, block_units};
+use arena::standings::stats::{BlockSample, block_estimate};
 use rules::Variant;
 
-use super::controls::{Block, RIDGE, SequentialFit, Tables, block_units, cross_fitted};
-use super::luck_mix::tests::play_mixing_in;
-use super::stats::{BlockEstimate, BlockSample, block_estimate};
+use crate::estimates::{cross_fitted, plain, width};
+use crate::test_play::play_mixing_in;
 
 /// Bot A's units of the duplicate block of `seed`: A in seat 0, then in seat 1, the same deals,
 /// A's draws from a different stream in each match (as the arena's key differs by match).
@@ -24,23 +25,8 @@ fn block(variant: Variant, seed: u64, hands: u64, tables: &mut Tables) -> Block 
     block_units(&[(&ab, 0), (&ba, 1)], tables).expect("two-seat replays")
 }
 
-fn plain(blocks: &[Block]) -> Vec<BlockSample> {
-    blocks
-        .iter()
-        .map(|b| BlockSample {
-            chips: b.iter().map(|u| u.y).sum(),
-            hands: b.iter().map(|u| u.hands).sum(),
-        })
-        .collect()
-}
-
-fn width(e: &BlockEstimate) -> f64 {
-    e.ci.map_or(f64::INFINITY, |c| c.high - c.low)
-}
-
-#[test]
-#[ignore = "a measurement of minutes (see the module documentation)"]
-fn coverage_of_the_luck_corrected_intervals() {
+/// `coverage`: the coverage and width of each estimate in runs of 10, 20 and 40 blocks.
+pub fn coverage_of_the_luck_corrected_intervals() {
     let variant: Variant = std::env::var("COVERAGE_GAME")
         .unwrap_or_else(|_| "closest-555".into())
         .parse()
@@ -56,7 +42,7 @@ fn coverage_of_the_luck_corrected_intervals() {
     let truth_blocks: Vec<Block> = (0..n)
         .map(|s| block(variant, 1_000_000_000 + s, hands, &mut tables))
         .collect();
-    let truth = block_estimate(&cross_fitted(&truth_blocks), 0.95);
+    let truth = block_estimate(&cross_fitted(&truth_blocks, RIDGE), 0.95);
     let truth_plain = block_estimate(&plain(&truth_blocks), 0.95);
     println!(
         "{variant}: truth {:+.4} ± {:.4} cross-fitted over {n} blocks of {} hands of A \
@@ -77,7 +63,7 @@ fn coverage_of_the_luck_corrected_intervals() {
             let sequential: Vec<BlockSample> = chunk.iter().map(|b| fit.next(b)).collect();
             let estimates = [
                 block_estimate(&plain(chunk), 0.95),
-                block_estimate(&cross_fitted(chunk), 0.95),
+                block_estimate(&cross_fitted(chunk, RIDGE), 0.95),
                 block_estimate(&sequential, 0.95),
             ];
             runs += 1;

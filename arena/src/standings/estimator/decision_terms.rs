@@ -2,7 +2,7 @@
 //! (`protocol::mix`). The arena drew the action from the bot's own distribution `π`, recorded
 //! in the replay, so for any function `φ` of the state after an action,
 //! `φ(after the action drawn) − Σₐ π(a)·φ(after a)` has mean zero given everything before the
-//! decision, whatever the bots do. Fitted weights on such terms ([`super::controls`]) remove
+//! decision, whatever the bots do. Fitted weights on such terms ([`super::fit`]) remove
 //! the part of a result that the mixing bot's coin flips decided; a bot that never mixes adds
 //! no term (its decisions are its own, and the arena cannot know their odds).
 //!
@@ -27,8 +27,9 @@ use std::collections::BTreeMap;
 use protocol::MixEntry;
 use rules::{Event, Hand};
 
+use super::LuckError;
 use super::deal_table::DealTable;
-use super::luck::{EventFields, LuckError, two_seats_of};
+use super::replay_hands::{EventFields, two_seats_of};
 use crate::replay::Record;
 
 /// Strength classes of the class-by-class part of `φ`.
@@ -155,101 +156,10 @@ fn add_terms(
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
-    use crate::standings::luck::tests::{event_record, header_record};
-    use rand_chacha::ChaCha8Rng;
-    use rand_core::{RngCore, SeedableRng};
-    use rules::{Action, Settings, Variant, hand_value};
-
-    /// Plays `hands` hands of `variant` in which seat 0 answers every decision with a mix
-    /// whose odds depend on its cards (pack more with a bad hand, show more with a good one),
-    /// drawn as the arena draws, and seat 1 plays a fixed card-driven rule. The records are a
-    /// replay's, with the header's seed the deal's.
-    pub(crate) fn play_mixing(variant: Variant, seed: u64, hands: u64) -> Vec<Record> {
-        play_mixing_in(variant, seed, hands, 0, seed)
-    }
-
-    /// [`play_mixing`] with the mixing policy in seat `mixer` (the fixed rule in the other)
-    /// and its draws from `draws`: the deals are the seed's whatever the seats, so the two
-    /// seat orders of a duplicate block are `mixer` 0 and 1 with the same `seed`.
-    pub(crate) fn play_mixing_in(
-        variant: Variant,
-        seed: u64,
-        hands: u64,
-        mixer: usize,
-        draws: u64,
-    ) -> Vec<Record> {
-        let settings = Settings::new(variant);
-        let order = settings.sequence_order;
-        let mut rng = ChaCha8Rng::seed_from_u64(draws);
-        let mut records = vec![header_record(settings)];
-        if let Record::Header(h) = &mut records[0] {
-            h.seed = seed;
-        }
-        let key = |c: &[rules::Card; 3]| hand_value(variant, order, c).key();
-        for n in 0..hands {
-            let (mut hand, events) =
-                Hand::seeded(settings, 2, (n % 2) as usize, seed, n).expect("a hand");
-            records.extend(events.iter().map(|e| event_record(n, e)));
-            while let Some(decision) = hand.to_act() {
-                let s = decision.seat;
-                let mut instances: Vec<Action> = Vec::new();
-                for a in hand.legal().iter().flat_map(|entry| match entry {
-                    rules::LegalAction::Bet { min, max, .. } => {
-                        vec![Action::Bet { amount: *min }, Action::Bet { amount: *max }]
-                    }
-                    rules::LegalAction::Swap { cards, .. } => {
-                        cards.iter().map(|&card| Action::Swap { card }).collect()
-                    }
-                    other => vec![other.instance(|_| 0)],
-                }) {
-                    if !instances.contains(&a) {
-                        instances.push(a);
-                    }
-                }
-                let good = key(&hand.cards(s)) % 7;
-                let (action, mix) = if s == mixer {
-                    let weights: Vec<f64> = instances
-                        .iter()
-                        .map(|a| match a {
-                            Action::Pack => 1.0 + (6 - good) as f64,
-                            Action::Show => 1.0 + good as f64,
-                            _ => 2.0,
-                        })
-                        .collect();
-                    let total: f64 = weights.iter().sum();
-                    let mix: Vec<MixEntry> = instances
-                        .iter()
-                        .zip(&weights)
-                        .map(|(&action, w)| MixEntry {
-                            action,
-                            p: w / total,
-                        })
-                        .collect();
-                    let u = protocol::mix::unit_interval(rng.next_u64());
-                    (protocol::mix::pick(&mix, u), Some(mix))
-                } else {
-                    (instances[(good as usize) % instances.len()], None)
-                };
-                records.push(Record::Action {
-                    hand: n,
-                    seat: s,
-                    kind: decision.kind,
-                    action,
-                    source: crate::replay::ActionSource::Bot,
-                    elapsed_ms: None,
-                    bank_ms: None,
-                    mix,
-                    stderr_lines: vec![],
-                    stderr_dropped: 0,
-                });
-                let events = hand.apply(s, action).expect("a legal action");
-                records.extend(events.iter().map(|e| event_record(n, e)));
-            }
-        }
-        records
-    }
+    use crate::standings::estimator::test_play::{header_record, play_mixing};
+    use rules::{Action, Settings, Variant};
 
     #[test]
     fn decision_terms_have_mean_zero_and_explain_the_mixing_seats_luck() {
@@ -293,7 +203,7 @@ pub(crate) mod tests {
         let table = DealTable::for_variant(
             variant,
             rules::SequenceOrder::A23High,
-            crate::standings::deal_table::BUCKETS,
+            crate::standings::estimator::BUCKETS,
         );
         let terms = decision_terms(&records, &table).unwrap();
         assert_eq!(terms.len(), 6000);

@@ -8,7 +8,7 @@
 //! has expectation zero whatever the players do, because the chance outcome is drawn from a known
 //! distribution given everything that happened before it. Terms at the *players'* decisions
 //! need their policies, which the arena knows only where a bot answered with a mix: those are
-//! [`super::luck_mix`]'s, added after this module's chance term ([`super::controls`]).
+//! [`crate::standings::estimator`]'s decision terms, added after this module's chance term.
 //!
 //! In Teen Patti every card is dealt before the first action, so a correction that is a function
 //! of the deal alone cancels *exactly* inside a two-seat duplicate block (each bot holds both
@@ -52,14 +52,15 @@
 //! Classic game, two seats. Other variants and larger tables are refused
 //! ([`LuckError::Unsupported`]). The other games have no blind play, so this value function (one
 //! shared by both seats, zero-sum) would cancel in a duplicate block; theirs are weights per
-//! cell of the deal fitted for one bot ([`super::luck_closest`], [`super::luck_lallan`]).
+//! cell of the deal fitted for one bot ([`super::closest`], [`super::lallan`]).
 
 use std::collections::HashMap;
 
-use rules::{Card, EndReason, Event, SequenceOrder, Settings, Variant, hand_value};
+use rules::{Card, EndReason, Event, SequenceOrder, Variant, hand_value};
 
-use super::stats::{BlockEstimate, BlockSample, block_estimate};
 use crate::replay::Record;
+use crate::standings::estimator::LuckError;
+use crate::standings::estimator::replay_hands::{finished_hands, two_seats_of};
 
 /// `β`: the weight of a `saw` draw's correction, in units of the pot at that moment. Chosen on
 /// held-out seeds (BENCHMARKS.md, "Luck-corrected estimates"); fixed before the judged data.
@@ -67,17 +68,6 @@ pub const SEE_SCALE: f64 = 1.0;
 
 /// Chips added to `β · pot` at a `saw` draw (0: the scale is the pot alone).
 pub const SEE_OFFSET: f64 = 0.0;
-
-/// Why a replay cannot be corrected.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum LuckError {
-    #[error("the replay has no header on its first line")]
-    NoHeader,
-    #[error("luck correction supports the classic game with two seats, not {0}")]
-    Unsupported(String),
-    #[error("hand {0}: {1}")]
-    Malformed(u64, String),
-}
 
 /// One hand of a replay: each seat's payoff and its luck term.
 #[derive(Clone, Debug, PartialEq)]
@@ -90,6 +80,7 @@ pub struct HandLuck {
 
 impl HandLuck {
     /// `payoff − luck` of a seat.
+    #[cfg(test)]
     pub fn corrected(&self, seat: usize) -> f64 {
         self.payoffs[seat] as f64 - self.luck[seat]
     }
@@ -171,122 +162,6 @@ fn value(order: SequenceOrder, cards: &[Card; 3]) -> u32 {
     hand_value(Variant::Classic, order, cards).key()
 }
 
-/// The settings of a replay of `variant` with two seats, the tables the corrections support.
-pub(super) fn two_seats_of(records: &[Record], variant: Variant) -> Result<Settings, LuckError> {
-    let Some(Record::Header(header)) = records.first() else {
-        return Err(LuckError::NoHeader);
-    };
-    let settings = header.settings;
-    if settings.variant != variant || header.bots.len() != 2 {
-        return Err(LuckError::Unsupported(format!(
-            "{} with {} seats",
-            settings.variant,
-            header.bots.len()
-        )));
-    }
-    Ok(settings)
-}
-
-/// A replay's event with its hand, and what the luck terms read of it, each with a
-/// [`LuckError::Malformed`] naming the hand when it is missing.
-pub(super) struct EventFields<'a> {
-    pub hand: u64,
-    pub event: &'a Event,
-}
-
-impl EventFields<'_> {
-    pub fn bad(&self, what: &str) -> LuckError {
-        LuckError::Malformed(self.hand, what.to_string())
-    }
-
-    /// The pot after the event, for the events that say it.
-    pub fn pot(&self) -> Option<u64> {
-        match *self.event {
-            Event::HandStarted { pot, .. }
-            | Event::Redeal { pot, .. }
-            | Event::Bet { pot, .. }
-            | Event::ShowAsked { pot, .. }
-            | Event::SideshowAsked { pot, .. }
-            | Event::HandEnded { pot, .. } => Some(pot),
-            _ => None,
-        }
-    }
-
-    /// A `hand_started` event's dealer.
-    pub fn dealer(&self) -> Option<usize> {
-        match *self.event {
-            Event::HandStarted { dealer, .. } => Some(dealer),
-            _ => None,
-        }
-    }
-
-    /// The event's seat, one of two.
-    pub fn seat(&self) -> Result<usize, LuckError> {
-        let seat = match *self.event {
-            Event::Dealt { seat, .. }
-            | Event::Saw { seat, .. }
-            | Event::Swapped { seat, .. }
-            | Event::Kept { seat }
-            | Event::Bet { seat, .. }
-            | Event::Packed { seat, .. }
-            | Event::ShowAsked { seat, .. }
-            | Event::SideshowAsked { seat, .. }
-            | Event::SideshowRefused { seat, .. }
-            | Event::SideshowCompared { seat, .. } => Some(seat),
-            _ => None,
-        };
-        seat.filter(|&s| s < 2)
-            .ok_or_else(|| self.bad("an event without a valid seat"))
-    }
-
-    /// A `dealt` event's three cards.
-    pub fn cards(&self) -> Result<[Card; 3], LuckError> {
-        match *self.event {
-            Event::Dealt {
-                cards: Some(cards), ..
-            } => Ok(cards),
-            _ => Err(self.bad("a deal without its cards")),
-        }
-    }
-
-    /// A `hand_ended` event's two payoffs.
-    pub fn payoffs(&self) -> Result<[i64; 2], LuckError> {
-        match self.event {
-            Event::HandEnded { payoffs, .. } => <[i64; 2]>::try_from(payoffs.as_slice()).ok(),
-            _ => None,
-        }
-        .ok_or_else(|| self.bad("an end without two payoffs"))
-    }
-}
-
-/// The state of one hand while its events are read.
-/// A replay's finished hands: each hand's `hand_started` event, then its events up to and
-/// including its `hand_ended` (the last of the list), in order. Events outside a started hand,
-/// and a hand that never ended (a cut replay), are left out.
-pub(super) fn finished_hands(records: &[Record]) -> Vec<(EventFields<'_>, Vec<EventFields<'_>>)> {
-    let mut out = Vec::new();
-    let mut current: Option<(EventFields<'_>, Vec<EventFields<'_>>)> = None;
-    for record in records {
-        let Record::Event { hand, event } = record else {
-            continue;
-        };
-        let e = EventFields { hand: *hand, event };
-        if matches!(event, Event::HandStarted { .. }) {
-            current = Some((e, Vec::new()));
-            continue;
-        }
-        let Some((_, events)) = current.as_mut().filter(|(start, _)| start.hand == *hand) else {
-            continue;
-        };
-        let ended = matches!(event, Event::HandEnded { .. });
-        events.push(e);
-        if ended {
-            out.extend(current.take());
-        }
-    }
-    out
-}
-
 struct Pending {
     hand: u64,
     cards: [Option<[Card; 3]>; 2],
@@ -299,16 +174,6 @@ struct Pending {
 /// Every finished hand of a replay with its luck terms, in order, for the classic game with two
 /// seats. Pure and deterministic: the same records give the same numbers, bit for bit.
 pub fn hand_luck(records: &[Record], equity: &mut Equity) -> Result<Vec<HandLuck>, LuckError> {
-    hand_luck_with(records, equity, SEE_SCALE, SEE_OFFSET)
-}
-
-/// [`hand_luck`] with another `β` and offset (for measurements: any fixed values are unbiased).
-pub fn hand_luck_with(
-    records: &[Record],
-    equity: &mut Equity,
-    see_scale: f64,
-    see_offset: f64,
-) -> Result<Vec<HandLuck>, LuckError> {
     let settings = two_seats_of(records, Variant::Classic)?;
     if equity.order != settings.sequence_order {
         *equity = Equity::classic(settings.sequence_order);
@@ -331,7 +196,7 @@ pub fn hand_luck_with(
                 Event::Dealt { .. } => p.cards[e.seat()?] = Some(e.cards()?),
                 Event::Saw { .. } => {
                     let s = e.seat()?;
-                    let scale = p.pot as f64 * see_scale + see_offset;
+                    let scale = p.pot as f64 * SEE_SCALE + SEE_OFFSET;
                     draw(p, s, scale, equity, &bad)?;
                 }
                 Event::HandEnded { reason, .. } => {
@@ -376,97 +241,13 @@ fn draw(
     Ok(())
 }
 
-/// One seat's hands of one match, for [`estimates`].
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SeatHand {
-    pub payoff: i64,
-    pub luck: f64,
-}
-
-/// Plain and luck-corrected chips per hand of one bot over duplicate blocks (each block: the
-/// bot's hands in all its matches of the block), with `level` intervals from
-/// [`block_estimate`]. The corrected estimate is `Σ(payoff − luck) / hands`.
-pub fn estimates(blocks: &[Vec<SeatHand>], level: f64) -> (BlockEstimate, BlockEstimate) {
-    let sample = |f: &dyn Fn(&SeatHand) -> f64| -> Vec<BlockSample> {
-        blocks
-            .iter()
-            .map(|b| BlockSample {
-                chips: b.iter().map(f).sum(),
-                hands: b.len() as u64,
-            })
-            .collect()
-    };
-    let plain = block_estimate(&sample(&|h| h.payoff as f64), level);
-    let corrected = block_estimate(&sample(&|h| h.payoff as f64 - h.luck), level);
-    (plain, corrected)
-}
-
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
+    use crate::standings::estimator::test_play::{event_record, header_record, play_with};
     use rand_chacha::ChaCha8Rng;
     use rand_core::{RngCore, SeedableRng};
-    use rules::{Event, Hand};
-
-    pub(crate) fn header_record(settings: Settings) -> Record {
-        let json = serde_json::json!({
-            "type": "header", "format": "teenpatti-arena-replay", "version": 1, "protocol": 1,
-            "deal": "chacha8-fisher-yates-v1", "arena_version": "test", "settings": settings,
-            "seed": 0, "hands": 0, "first_hand": 0, "first_dealer": 0,
-            "time": {"startup_ms": 1, "decision_ms": 1, "bank_ms": 1},
-            "bots": [{"seat": 0, "name": "a", "command": ["a"]},
-                     {"seat": 1, "name": "b", "command": ["b"]}]
-        });
-        serde_json::from_value(json).expect("a header")
-    }
-
-    /// Three cards from text, `"Kh Kd 5c"`.
-    pub(crate) fn h(text: &str) -> [Card; 3] {
-        let c: Vec<Card> = text.split(' ').map(|c| c.parse().unwrap()).collect();
-        [c[0], c[1], c[2]]
-    }
-
-    /// A weight per term index, making a fixed mixture of a hand's terms.
-    pub(crate) type Weight = Box<dyn Fn(usize) -> f64>;
-
-    /// Each seat's mixtures of the hands' terms (each a mean-zero sum) have spread and a mean
-    /// within 4 standard errors of 0 (single cells are too rare for a normal test); and every
-    /// seat's terms of a hand sum to zero (each event moves one cell in and takes a
-    /// distribution over cells out).
-    pub(crate) fn assert_mixtures_have_mean_zero(
-        hands: &[crate::standings::controls::HandControls],
-        mixtures: &[(&str, Weight)],
-    ) {
-        for seat in 0..2 {
-            for (name, w) in mixtures {
-                let x: Vec<f64> = hands
-                    .iter()
-                    .map(|h| h.z[seat].iter().enumerate().map(|(i, z)| w(i) * z).sum())
-                    .collect();
-                let n = x.len() as f64;
-                let mean = x.iter().sum::<f64>() / n;
-                let var = x.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
-                let se = (var / n).sqrt();
-                assert!(var > 0.0, "{name}: no spread");
-                assert!(
-                    mean.abs() < 4.0 * se,
-                    "{name}, seat {seat}: mean {mean}, se {se}"
-                );
-            }
-        }
-        for h in hands {
-            for z in &h.z {
-                assert!(z.iter().sum::<f64>().abs() < 1e-9, "{z:?}");
-            }
-        }
-    }
-
-    pub(crate) fn event_record(hand: u64, event: &Event) -> Record {
-        Record::Event {
-            hand,
-            event: event.clone(),
-        }
-    }
+    use rules::{Event, Settings};
 
     /// Plays `hands` hands of the classic game with a stochastic policy that looks at its cards
     /// and bets more with better hands (so actions and cards are correlated, as with real
@@ -475,61 +256,6 @@ pub(crate) mod tests {
         let settings = Settings::new(Variant::Classic);
         let mut eq = Equity::classic(settings.sequence_order);
         play_with(settings, seed, hands, &mut |cards| eq.of(cards))
-    }
-
-    /// Plays `hands` two-seat hands of `settings`' game with a stochastic policy whose
-    /// choices depend on `strength` of its cards (0 to 1), and returns the replay records.
-    /// A blind seat sees 30% of the time; a swap throws a card chosen by the cards.
-    pub(crate) fn play_with(
-        settings: Settings,
-        seed: u64,
-        hands: u64,
-        strength: &mut dyn FnMut(&[Card; 3]) -> f64,
-    ) -> Vec<Record> {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x9e37_79b9);
-        let mut records = vec![header_record(settings)];
-        for h in 0..hands {
-            let (mut hand, events) =
-                Hand::seeded(settings, 2, (h % 2) as usize, seed, h).expect("a hand");
-            records.extend(events.iter().map(|e| event_record(h, e)));
-            let mut seen = [settings.variant != Variant::Classic; 2];
-            while let Some(decision) = hand.to_act() {
-                let legal = hand.legal();
-                let s = decision.seat;
-                let cards = hand.cards(s);
-                let strength = if seen[s] { strength(&cards) } else { 0.5 };
-                let r = (rng.next_u64() % 1000) as f64 / 1000.0;
-                let pick = |name: &str| legal.iter().find(|a| a.name() == name);
-                let action = if !seen[s] && r < 0.3 {
-                    pick("see")
-                } else if seen[s] && strength < 0.35 && r < 0.7 {
-                    pick("pack").or_else(|| pick("swap"))
-                } else if strength > 0.8 && r < 0.3 {
-                    pick("show").or_else(|| pick("keep"))
-                } else {
-                    None
-                };
-                let action = action
-                    .unwrap_or_else(|| &legal[(rng.next_u64() % legal.len() as u64) as usize]);
-                let card_choice = cards.iter().map(|c| c.index() as u64).sum::<u64>();
-                let mut pick_amount = |n: u64| {
-                    if strength > 0.7 {
-                        n - 1
-                    } else if n == 3 {
-                        card_choice % 3
-                    } else {
-                        rng.next_u64() % n
-                    }
-                };
-                let action = action.instance(&mut pick_amount);
-                if action == rules::Action::See {
-                    seen[s] = true;
-                }
-                let events = hand.apply(s, action).expect("a legal action");
-                records.extend(events.iter().map(|e| event_record(h, e)));
-            }
-        }
-        records
     }
 
     #[test]
@@ -676,36 +402,6 @@ pub(crate) mod tests {
         assert_eq!(hands[0].luck, [2.0, -2.0]);
         assert_eq!(hands[0].corrected(0), 0.0);
         assert_eq!(hands[1].luck, [0.0, 0.0]);
-    }
-
-    #[test]
-    fn estimate_equals_the_plain_mean_when_luck_is_zero() {
-        let blocks: Vec<Vec<SeatHand>> = (0..10)
-            .map(|b| {
-                (0..20)
-                    .map(|h| SeatHand {
-                        payoff: ((b * 7 + h * 13) % 11) as i64 - 5,
-                        luck: 0.0,
-                    })
-                    .collect()
-            })
-            .collect();
-        let (plain, corrected) = estimates(&blocks, 0.95);
-        assert_eq!(plain, corrected);
-        // And a luck term that is the whole payoff leaves nothing.
-        let all_luck: Vec<Vec<SeatHand>> = blocks
-            .iter()
-            .map(|b| {
-                b.iter()
-                    .map(|h| SeatHand {
-                        payoff: h.payoff,
-                        luck: h.payoff as f64,
-                    })
-                    .collect()
-            })
-            .collect();
-        let (_, none) = estimates(&all_luck, 0.95);
-        assert_eq!(none.mean, 0.0);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The exact distribution of a two-seat deal, by *cells*: a seat's hand's strength class, the
 //! opponent's class, and whether the seat's hand beats, ties or loses to the other. The chance
-//! terms of Closest to 555 ([`super::luck_closest`]) and Lallan Kallan ([`super::luck_lallan`])
+//! terms of Closest to 555 ([`super::chance_terms::closest`]) and Lallan Kallan ([`super::chance_terms::lallan`])
 //! are "the cell dealt minus every cell's probability", so these probabilities must be exact:
 //! they are counted over every pair of disjoint hands, never sampled.
 //!
@@ -10,8 +10,8 @@
 //!   22,100 sets of cards. Its dead hands (one colour) are their own class, class 0, below every
 //!   live hand; the live hands are cut into the other classes.
 //! * **The classic game**: the same 22,100 sets of cards, every one in the classes. Its chance
-//!   terms are the lazy deal's ([`super::luck`]); the table serves its decision terms' strength
-//!   classes and showdown shares ([`super::luck_mix`]).
+//!   terms are the lazy deal's ([`super::chance_terms::classic`]); the table serves its
+//!   decision terms' strength classes and showdown shares ([`super::decision_terms`]).
 //!
 //! The classes are parts of (nearly) equal probability, cut on the hand values; ties of values
 //! never straddle two classes, so the parts are only as equal as the ties allow.
@@ -250,6 +250,7 @@ impl CardCounter {
 
 impl DealTable {
     /// Closest to 555's table with [`BUCKETS`] classes.
+    #[cfg(test)]
     pub fn new(order: SequenceOrder) -> DealTable {
         DealTable::with_buckets(order, BUCKETS)
     }
@@ -264,7 +265,7 @@ impl DealTable {
         }
     }
 
-    /// Closest to 555's table with another number of classes (for measurements).
+    /// Closest to 555's table with `buckets` classes.
     pub fn with_buckets(order: SequenceOrder, buckets: usize) -> DealTable {
         // Every multiset d0 <= d1 <= d2 with its digit counts and number of card choices.
         let mut sets: Vec<([usize; 3], [u64; 10], u64)> = Vec::new();
@@ -326,6 +327,7 @@ impl DealTable {
     }
 
     /// Lallan Kallan's table: class 0 the dead hands, classes `1..buckets` the live ones.
+    #[cfg(test)]
     pub fn lallan_kallan(order: SequenceOrder, buckets: usize) -> DealTable {
         DealTable::of_cards(Variant::LallanKallan, order, buckets)
     }
@@ -429,7 +431,7 @@ impl DealTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::standings::luck::tests::h;
+    use crate::standings::estimator::test_play::h;
 
     fn assert_a_symmetric_distribution(t: &DealTable) {
         let total: f64 = t.cell.iter().sum();

@@ -1,5 +1,6 @@
-//! The results file of a tournament: one JSON line per finished match, appended and flushed
-//! as soon as the match ends, so that a killed run keeps every finished match.
+//! One finished match's result, what standings are computed from. A tournament writes one
+//! per line of its results file (`results.jsonl`, `crate::tournament::output`), appended and
+//! flushed as soon as the match ends, so that a killed run keeps every finished match.
 
 use std::collections::BTreeMap;
 

@@ -1,6 +1,6 @@
 //! Control variates on the luck of the cards for Closest to 555 with two seats: for each hand
 //! and seat, a vector `z` of chance terms that each have mean exactly zero whatever the bots do.
-//! [`super::controls`] turns them into a corrected estimate with coefficients fitted on other
+//! [`crate::standings::estimator`] turns them into a corrected estimate with coefficients fitted on other
 //! blocks than the ones they correct.
 //!
 //! # The value of a state, and the chance events that move it
@@ -34,10 +34,9 @@ use rules::{Card, Event, Variant};
 
 use crate::replay::Record;
 
-use super::controls::HandControls;
-use super::luck::{LuckError, finished_hands, two_seats_of};
-
-pub use super::deal_table::{BUCKETS, DealTable};
+use crate::standings::estimator::deal_table::DealTable;
+use crate::standings::estimator::replay_hands::{finished_hands, two_seats_of};
+use crate::standings::estimator::{HandControls, LuckError};
 
 /// The state of one hand while its events are read.
 struct Pending {
@@ -174,7 +173,7 @@ fn swap_terms(
 #[cfg(test)]
 mod worked {
     use super::*;
-    use crate::standings::luck::tests::{event_record, h, header_record};
+    use crate::standings::estimator::test_play::{event_record, h, header_record};
     use rules::{EndReason, Event};
 
     #[test]
@@ -283,8 +282,10 @@ mod worked {
 
 #[cfg(test)]
 mod sampled {
+    use super::super::tests::{Weight, assert_mixtures_have_mean_zero};
     use super::*;
-    use crate::standings::luck::tests::{Weight, assert_mixtures_have_mean_zero, play_with};
+    use crate::standings::estimator::deal_table::BUCKETS;
+    use crate::standings::estimator::test_play::play_with;
 
     #[test]
     fn every_term_has_mean_zero_under_card_dependent_play() {
