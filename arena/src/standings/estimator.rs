@@ -6,12 +6,12 @@
 //!
 //! The parts, each a module:
 //!
-//! * [`chance_terms`]: the terms at chance events, one module per game (`classic`, `closest`,
-//!   `lallan`), on the exact deal distributions of [`deal_table`].
-//! * [`decision_terms`]: the terms at a bot's mixed answers, whose odds the replay records.
-//! * [`terms`]: a replay's hands with both kinds of terms, and a duplicate block's units (one
-//!   per deal) that the fit is given; [`replay_hands`] is what they all read of a replay.
-//! * [`fit`]: the ridge regression of the payoffs on the terms, and the running test's
+//! * `chance_terms`: the terms at chance events, one module per game (`classic`, `closest`,
+//!   `lallan`), on the exact deal distributions of `deal_table`.
+//! * `decision_terms`: the terms at a bot's mixed answers, whose odds the replay records.
+//! * `terms`: a replay's hands with both kinds of terms, and a duplicate block's units (one
+//!   per deal) that the fit is given; `replay_hands` is what they all read of a replay.
+//! * `fit`: the ridge regression of the payoffs on the terms, and the running test's
 //!   sequential fit with its shrink factor and first fit by game.
 //!
 //! The building blocks (units, the ridge fit) are public for the research tool that measured

@@ -28,7 +28,7 @@ use crate::standings::stats::BlockSample;
 pub const SEQUENTIAL_MIN_BLOCKS: usize = 4;
 
 /// When a running test's fit makes its first correction (before it, `θ = 0`: the plain payoff;
-/// the [`Shrink`] waits one corrected block more).
+/// the `Shrink` waits one corrected block more).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FirstFit {
     /// Once this many blocks have been seen, whatever their size.
@@ -290,7 +290,7 @@ impl Shrink {
 }
 
 /// The running test's fit: each block corrected with `θ` fitted on the blocks before it (none
-/// until its [`FirstFit`]), scaled by a [`Shrink`] learnt on them too, so that every block's
+/// until its [`FirstFit`]), scaled by a `Shrink` learnt on them too, so that every block's
 /// correction is fixed before the block is seen.
 pub struct SequentialFit {
     ridge: Ridge,
@@ -318,7 +318,7 @@ impl SequentialFit {
     }
 
     /// With another rule for the first fit ([`SequentialFit::new`]: after
-    /// [`SEQUENTIAL_MIN_BLOCKS`] blocks).
+    /// `SEQUENTIAL_MIN_BLOCKS` blocks).
     pub fn first_fit(self, first_fit: FirstFit) -> SequentialFit {
         SequentialFit { first_fit, ..self }
     }

@@ -20,7 +20,7 @@ pub struct HandControls {
     /// `z[s]`: seat `s`'s terms, each with mean zero whatever the bots do.
     pub z: [Vec<f64>; 2],
     /// How many of the terms, at the end of `z[s]`, are decision terms of mixed answers
-    /// ([`super::decision_terms`]); the others are chance terms. They are penalized apart
+    /// (`super::decision_terms`); the others are chance terms. They are penalized apart
     /// ([`super::fit::Ridge`]).
     pub decisions: usize,
 }
@@ -46,10 +46,10 @@ impl Tables {
 }
 
 /// Every finished hand of a two-seat replay with its terms: the chance terms (the classic
-/// game's lazy-deal luck, [`chance_terms::classic`], one term; the deal terms of Closest to
-/// 555, with its swap draws, [`chance_terms::closest`]; of Lallan Kallan, every deal and
-/// redeal, [`chance_terms::lallan`]) followed by the decision terms of mixed answers
-/// ([`super::decision_terms`]). Tables of more than two seats are [`LuckError::Unsupported`].
+/// game's lazy-deal luck, `chance_terms::classic`, one term; the deal terms of Closest to
+/// 555, with its swap draws, `chance_terms::closest`; of Lallan Kallan, every deal and
+/// redeal, `chance_terms::lallan`) followed by the decision terms of mixed answers
+/// (`super::decision_terms`). Tables of more than two seats are [`LuckError::Unsupported`].
 pub fn hand_terms(records: &[Record], tables: &mut Tables) -> Result<Vec<HandControls>, LuckError> {
     let Some(Record::Header(header)) = records.first() else {
         return Err(LuckError::NoHeader);
