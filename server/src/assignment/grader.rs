@@ -230,7 +230,11 @@ fn judge(
                     return None;
                 }
             }
-            for fault in faults_from_json(m.faults.as_deref().unwrap_or("[]")) {
+            // The first fault decides (the student's fails the grade, the reference's pauses it).
+            if let Some(fault) = faults_from_json(m.faults.as_deref().unwrap_or("[]"))
+                .into_iter()
+                .next()
+            {
                 grade.match_id = Some(m.match_id);
                 if fault.seat as i64 == m.seat {
                     grade.state = FAIL.into();
