@@ -59,7 +59,7 @@ pub struct AppState {
     /// The leaderboard, made at most once a second for every reader.
     pub board: board::BoardCache,
     /// The public pages' line about the freeze and the final, likewise.
-    pub notice: cached::Cached<String>,
+    pub notice: cached::Cached<final_report::ContestNotice>,
     /// Each bot's page, made at most every [`bot_page::MAX_AGE`] for its readers.
     pub bot_pages: bot_page::Pages,
     /// An assignment's last copy check, made again when grading moved on.

@@ -11,6 +11,7 @@
 //! - `POST /api/admin/final`: 202, the final starts in the background; 409 with the reason
 //!   when it cannot (uploads open, builds pending, too few bots, running or played already).
 
+use askama::Template;
 use axum::Form;
 use axum::Json;
 use axum::extract::State;
@@ -19,7 +20,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use serde::Serialize;
 
 use super::auth::{self, ApiUser, Session};
-use super::html::{self, csrf_field, esc, notice};
+use super::html::{self, Layout};
 use super::pages::CsrfForm;
 use super::{Shared, WebError};
 use crate::ladder::final_round::StartError;
@@ -135,39 +136,44 @@ async fn require_admin(state: &Shared, headers: &HeaderMap) -> Result<Session, R
     }
 }
 
-fn render(state: &Shared, session: &Session, body: &str) -> Response {
-    html::page(
-        &state.contest.name,
-        "Organizer",
-        Some(html::Viewer {
-            user: session.user(),
-            csrf: &session.record.csrf_token,
-        }),
-        body,
-    )
-    .into_response()
+/// The organizer's page.
+#[derive(Template)]
+#[template(path = "admin.html")]
+struct AdminPage<'a> {
+    layout: Layout<'a>,
+    message: &'a str,
+    csrf: &'a str,
+    frozen_since: Option<String>,
+    state: &'static str,
+    /// " · 3 of 6 matches played", or nothing.
+    progress: String,
+    /// " · started ... · ended ...", or nothing.
+    times: String,
+    /// Why the final failed, while it stands failed.
+    error: Option<String>,
+    pending_builds: i64,
+    action: FinalAction,
+    hands: u64,
+    duplicate: bool,
+    jobs: u64,
+    entrants: Vec<EntrantRow>,
 }
 
-async fn page_body(state: &Shared, session: &Session, message: &str) -> Result<String, WebError> {
+/// What the page offers for the final.
+enum FinalAction {
+    Start,
+    FreezeFirst,
+    Running,
+    Report,
+}
+
+async fn render_page(
+    state: &Shared,
+    session: &Session,
+    message: &str,
+) -> Result<Response, WebError> {
     let s = status(state).await?;
-    let csrf = csrf_field(&session.record.csrf_token);
-    let button = |action: &str, label: &str| {
-        format!(
-            "<form method=\"post\" action=\"{action}\" class=\"inline\">{csrf}<button type=\"submit\">{label}</button></form>"
-        )
-    };
-    let uploads = match s.frozen_at_ms {
-        Some(at) => format!(
-            "<p>Uploads are <b>frozen</b> since {}: every upload, on the site and through the API, is refused (409).</p>{}",
-            html::time(at),
-            button("/admin/unfreeze", "Unfreeze uploads")
-        ),
-        None => format!(
-            "<p>Uploads are <b>open</b>.</p>{}",
-            button("/admin/freeze", "Freeze uploads")
-        ),
-    };
-    let f = &s.final_round;
+    let f = s.final_round;
     let progress = match (f.played, f.total) {
         (Some(p), Some(t)) => format!(" · {p} of {t} matches played"),
         _ => String::new(),
@@ -177,54 +183,32 @@ async fn page_body(state: &Shared, session: &Session, message: &str) -> Result<S
         (Some(a), None) => format!(" · started {}", html::time(a)),
         _ => String::new(),
     };
-    let error = match &f.error {
-        Some(e) if f.state == "failed" => format!(
-            "<p>It failed; starting it again resumes it if the bots and settings are unchanged:</p><pre class=\"log\">{}</pre>",
-            esc(e)
-        ),
-        _ => String::new(),
-    };
     let action = match f.state {
-        "none" | "failed" if s.frozen => button("/admin/final", "Start the final round robin"),
-        "none" | "failed" => "<p class=\"muted\">Freeze uploads to start the final.</p>".to_string(),
-        "running" => "<p class=\"muted\">Running in the background; reload for progress. A restarted server resumes it.</p>".to_string(),
-        _ => "<p><a href=\"/final/\">The final's report</a> (public).</p>".to_string(),
+        "none" | "failed" if s.frozen => FinalAction::Start,
+        "none" | "failed" => FinalAction::FreezeFirst,
+        "running" => FinalAction::Running,
+        _ => FinalAction::Report,
     };
-    let pending = if s.pending_builds > 0 {
-        format!(
-            "<p class=\"notice\">{} version(s) are still being built: the final starts once they are ready or failed.</p>",
-            s.pending_builds
-        )
-    } else {
-        String::new()
-    };
-    let mut entrants =
-        String::from("<table class=\"list\"><tr><th>Bot</th><th>Owner</th><th>Version</th></tr>");
-    for e in &s.entrants {
-        entrants.push_str(&format!(
-            "<tr><td>{}</td><td>{}</td><td>v{}</td></tr>",
-            esc(&e.bot),
-            esc(&e.owner),
-            e.version
-        ));
-    }
-    entrants.push_str("</table>");
-    Ok(format!(
-        "{message}<section class=\"panel\"><h2>Uploads</h2>{uploads}</section>\
-         <section class=\"panel\"><h2>Final round robin</h2>\
-         <p>State: <span class=\"state state-{state}\">{state}</span>{progress}{times}</p>{error}{pending}{action}\
-         <p class=\"muted\">Each pair of bots plays {hands} hands{twice}; {jobs} match(es) at once ([final] in the contest file). \
-         The bots are every bot's ready version when it starts:</p>{entrants}</section>",
-        message = notice(message),
-        state = esc(f.state),
-        hands = s.hands_per_match,
-        twice = if s.duplicate {
-            " twice, seats swapped on the same deals"
-        } else {
-            ""
-        },
-        jobs = s.jobs,
-    ))
+    Ok(html::page(&AdminPage {
+        layout: Layout::new(
+            &state.contest.name,
+            "Organizer",
+            Some(html::Viewer::of(session)),
+        ),
+        message,
+        csrf: &session.record.csrf_token,
+        frozen_since: s.frozen_at_ms.map(html::time),
+        state: f.state,
+        progress,
+        times,
+        error: f.error.filter(|_| f.state == "failed"),
+        pending_builds: s.pending_builds,
+        action,
+        hands: s.hands_per_match,
+        duplicate: s.duplicate,
+        jobs: s.jobs,
+        entrants: s.entrants,
+    }))
 }
 
 pub async fn page(State(state): State<Shared>, headers: HeaderMap) -> Response {
@@ -232,8 +216,8 @@ pub async fn page(State(state): State<Shared>, headers: HeaderMap) -> Response {
         Ok(s) => s,
         Err(r) => return r,
     };
-    match page_body(&state, &session, "").await {
-        Ok(body) => render(&state, &session, &body),
+    match render_page(&state, &session, "").await {
+        Ok(page) => page,
         Err(e) => e.into_response(),
     }
 }
@@ -255,8 +239,8 @@ where
     match act(state.clone()).await {
         Ok(()) => Redirect::to("/admin").into_response(),
         Err(e) if e.status == StatusCode::CONFLICT => {
-            match page_body(&state, &session, &format!("Refused: {}", e.message)).await {
-                Ok(body) => (e.status, render(&state, &session, &body)).into_response(),
+            match render_page(&state, &session, &format!("Refused: {}", e.message)).await {
+                Ok(page) => (e.status, page).into_response(),
                 Err(e) => e.into_response(),
             }
         }

@@ -8,11 +8,12 @@
 
 use std::time::Duration;
 
+use askama::Template;
 use axum::body::Bytes;
 use serde::Serialize;
 
 use super::cached::{self, Cached, RefreshError, Snapshot};
-use super::html::{self, esc};
+use super::html::{self, Fragment, Person};
 use crate::ladder::provisional::ProvisionalRule;
 use crate::storage::{Db, Standing};
 
@@ -70,6 +71,30 @@ fn rows(standings: &[Standing], rule: ProvisionalRule) -> Vec<Row> {
         .collect()
 }
 
+impl Row {
+    fn person(&self) -> Person<'_> {
+        html::person(&self.owner, &self.owner_display_name)
+    }
+
+    /// "1880 ± 581": the rating and 2 deviations, whole.
+    fn interval(&self) -> String {
+        format!("{:.0} ± {:.0}", self.rating, 2.0 * self.deviation)
+    }
+
+    fn last_played(&self) -> String {
+        self.last_played_at_ms
+            .map(html::time)
+            .unwrap_or_else(|| "never".to_string())
+    }
+}
+
+/// The page's table (or its "no bot yet" line).
+#[derive(Template)]
+#[template(path = "partials/board_table.html")]
+struct BoardTable<'a> {
+    rows: &'a [Row],
+}
+
 fn round1(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
 }
@@ -77,8 +102,8 @@ fn round1(x: f64) -> f64 {
 /// One rendering of the standings.
 #[derive(Debug)]
 pub struct Board {
-    /// The page's table (or its "no bot yet" line).
-    pub table: String,
+    /// The page's table (or its "no bot yet" line), rendered once for every reader.
+    pub table: Fragment,
     /// The body of `/api/leaderboard`.
     pub json: Bytes,
 }
@@ -94,49 +119,15 @@ impl Board {
             },
         }))
         .unwrap_or_else(|_| b"{\"leaderboard\":[]}".to_vec());
+        let table = Fragment::render(&BoardTable { rows: &rows }).unwrap_or_else(|e| {
+            tracing::error!("internal error: the leaderboard's table: {e}");
+            Fragment::default()
+        });
         Board {
-            table: table(&rows),
+            table,
             json: Bytes::from(json),
         }
     }
-}
-
-fn table(rows: &[Row]) -> String {
-    if rows.is_empty() {
-        return "<p>No bot is ready yet: the ladder starts once two participants have one.</p>"
-            .to_string();
-    }
-    let mut t = String::from(
-        "<table class=\"list\"><tr><th>#</th><th>Bot</th><th>Owner</th>\
-         <th>Rating ± 2σ</th><th>Games</th><th>Last played</th></tr>",
-    );
-    for r in rows {
-        let (class, rank, tag) = match r.rank {
-            Some(rank) => ("", rank.to_string(), ""),
-            None => (
-                " class=\"provisional\"",
-                "–".to_string(),
-                " <span class=\"tag-provisional\">provisional</span>",
-            ),
-        };
-        t.push_str(&format!(
-            "<tr{class}><td>{rank}</td><td><a href=\"/leaderboard/{}\">{}</a> \
-             <span class=\"muted\">v{}</span></td><td>{}</td>\
-             <td>{:.0} ± {:.0}{tag}</td><td>{}</td><td>{}</td></tr>",
-            esc(&r.bot),
-            esc(&r.bot),
-            r.version,
-            html::person(&r.owner, &r.owner_display_name),
-            r.rating,
-            2.0 * r.deviation,
-            r.games,
-            r.last_played_at_ms
-                .map(html::time)
-                .unwrap_or_else(|| "never".to_string()),
-        ));
-    }
-    t.push_str("</table>");
-    t
 }
 
 /// The board last made, for every reader.

@@ -11,6 +11,7 @@
 
 use std::time::Duration;
 
+use askama::Template;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::header;
@@ -19,7 +20,7 @@ use serde::Serialize;
 
 use super::cached::{self, Snapshot};
 use super::cached_map::CachedMap;
-use super::html::{self, esc};
+use super::html::{self, Fragment, Layout, Person};
 use super::{Shared, WebError, auth};
 use crate::ladder::provisional::ProvisionalRule;
 use crate::ladder::submissions::valid_bot_name;
@@ -50,7 +51,7 @@ pub struct BotView {
     /// The JSON object of `/api/leaderboard/BOT` (its age is added per request).
     json: Bytes,
     /// The page's panel after its heading (the stale note goes between).
-    body: String,
+    body: Fragment,
 }
 
 /// What the page says the crosstable pools, in one sentence (also in the JSON).
@@ -202,8 +203,18 @@ async fn make(
         "recent_matches": recent,
     }))
     .map_err(|e| StorageError::Corrupt(format!("a bot's record as JSON: {e}")))?;
-    let owner = html::person(&owner, &owner_display_name);
-    let body = body(&bot.name, &owner, &record, &played, rule);
+    let panel = Panel {
+        name: &bot.name,
+        owner: html::person(&owner, &owner_display_name),
+        rule: rule.describe(),
+        scope: CROSSTABLE_SCOPE,
+        versions: version_rows(&record, rule),
+        crosstable: cross_rows(&record),
+        recent: recent_rows(&played),
+        recent_max: RECENT,
+    };
+    let body = Fragment::render(&panel)
+        .map_err(|e| StorageError::Corrupt(format!("a bot's page: {e}")))?;
     Ok(Some(BotView {
         name: bot.name,
         json: Bytes::from(json),
@@ -255,144 +266,119 @@ fn per_hand(r: &PairResults) -> String {
         .unwrap_or_else(|| "—".to_string())
 }
 
-fn versions_table(record: &BotRecord, rule: ProvisionalRule) -> String {
-    // Failed versions are listed (as "failed", nothing more): hiding them would leave gaps
-    // in the version numbers a visitor cannot explain, and their logs stay on the owner's
-    // own pages.
-    let mut t = String::from(
-        "<table class=\"list\" id=\"versions\"><tr><th>Version</th><th>Uploaded</th>\
-         <th>State</th><th>Rating ± 2σ</th><th>Games</th><th>Pairs W–D–L</th>\
-         <th>Chips / hand</th></tr>",
-    );
-    for v in &record.versions {
-        let (rating, games) = match v.rating {
-            Some((r, d, g)) => {
-                let tag = if rule.is_provisional(g, d) {
-                    " <span class=\"tag-provisional\">provisional</span>"
-                } else {
-                    ""
-                };
-                (format!("{r:.0} ± {:.0}{tag}", 2.0 * d), g.to_string())
+/// The page's panel after its heading, with its three tables (`partials/bot_*.html`).
+#[derive(Template)]
+#[template(path = "partials/bot_panel.html")]
+struct Panel<'a> {
+    name: &'a str,
+    owner: Person<'a>,
+    /// The contest's rule for provisional ratings, in words.
+    rule: String,
+    scope: &'a str,
+    versions: Vec<VersionRow>,
+    crosstable: Vec<CrossRow>,
+    recent: Vec<RecentRow>,
+    recent_max: i64,
+}
+
+/// A row of the versions table.
+struct VersionRow {
+    number: i64,
+    uploaded: String,
+    state: String,
+    /// "1880 ± 581", or "not rated yet".
+    rating: String,
+    provisional: bool,
+    games: i64,
+    wdl: String,
+    per_hand: String,
+}
+
+fn version_rows(record: &BotRecord, rule: ProvisionalRule) -> Vec<VersionRow> {
+    record
+        .versions
+        .iter()
+        .map(|v| {
+            let (rating, games, provisional) = match v.rating {
+                Some((r, d, g)) => (
+                    format!("{r:.0} ± {:.0}", 2.0 * d),
+                    g,
+                    rule.is_provisional(g, d),
+                ),
+                None => ("not rated yet".to_string(), 0, false),
+            };
+            VersionRow {
+                number: v.number,
+                uploaded: html::time(v.uploaded_at),
+                state: v.state.clone(),
+                rating,
+                provisional,
+                games,
+                wdl: wdl(&v.results),
+                per_hand: per_hand(&v.results),
             }
-            None => ("not rated yet".to_string(), "0".to_string()),
-        };
-        t.push_str(&format!(
-            "<tr><td>v{}</td><td>{}</td><td class=\"state-{}\">{}</td><td>{rating}</td>\
-             <td>{games}</td><td>{}</td><td>{}</td></tr>",
-            v.number,
-            html::time(v.uploaded_at),
-            esc(&v.state),
-            esc(&v.state),
-            wdl(&v.results),
-            per_hand(&v.results),
-        ));
-    }
-    t.push_str("</table>");
-    t
+        })
+        .collect()
 }
 
-fn crosstable(record: &BotRecord) -> String {
-    if record.crosstable.is_empty() {
-        return "<p>No rated pair yet.</p>".to_string();
-    }
-    let mut t = String::from(
-        "<table class=\"list\" id=\"crosstable\"><tr><th>Opponent</th><th>Pairs</th>\
-         <th>W–D–L</th><th>Margin</th><th>Margin / hand</th></tr>",
-    );
-    for c in &record.crosstable {
-        t.push_str(&format!(
-            "<tr><td><a href=\"/leaderboard/{}\">{}</a></td><td>{}</td><td>{}</td>\
-             <td>{:+}</td><td>{}</td></tr>",
-            esc(&c.opponent),
-            esc(&c.opponent),
-            c.results.pairs,
-            wdl(&c.results),
-            c.results.chips,
-            per_hand(&c.results),
-        ));
-    }
-    t.push_str("</table>");
-    t
+/// A row of the crosstable.
+struct CrossRow {
+    opponent: String,
+    pairs: i64,
+    wdl: String,
+    /// Signed: "+30".
+    margin: String,
+    per_hand: String,
 }
 
-fn recent_table(played: &[PlayedMatch]) -> String {
-    if played.is_empty() {
-        return "<p>No match played yet.</p>".to_string();
-    }
-    let mut t = String::from(
-        "<table class=\"list\" id=\"recent\"><tr><th>Finished</th><th>Version</th><th>Seat</th>\
-         <th>Opponent</th><th>Chips</th><th></th></tr>",
-    );
-    for m in played {
-        let replay = replay_url(m)
-            .map(|url| format!("<a href=\"{url}\">replay</a>"))
-            .unwrap_or_default();
-        t.push_str(&format!(
-            "<tr><td>{}</td><td>v{}</td><td>{}</td><td><a href=\"/leaderboard/{}\">{}</a></td>\
-             <td>{:+} / {:+}</td><td>{replay}</td></tr>",
-            html::time(m.finished_at),
-            m.version,
-            m.seat + 1,
-            esc(&m.opponent),
-            esc(&m.opponent),
-            m.chips,
-            m.opponent_chips,
-        ));
-    }
-    t.push_str("</table>");
-    t
+fn cross_rows(record: &BotRecord) -> Vec<CrossRow> {
+    record
+        .crosstable
+        .iter()
+        .map(|c| CrossRow {
+            opponent: c.opponent.clone(),
+            pairs: c.results.pairs,
+            wdl: wdl(&c.results),
+            margin: format!("{:+}", c.results.chips),
+            per_hand: per_hand(&c.results),
+        })
+        .collect()
 }
 
-/// The page's panel after its heading.
-fn body(
-    name: &str,
-    owner_html: &str,
-    record: &BotRecord,
-    played: &[PlayedMatch],
-    rule: ProvisionalRule,
-) -> String {
-    let name = esc(name);
-    format!(
-        "<p id=\"owner\">By {owner} · <a href=\"/leaderboard\">The leaderboard</a> · \
-         <a href=\"/api/leaderboard/{name}\">as JSON</a></p>\
-         <p class=\"muted\">Only rated duplicate pairs count below: the same deals played \
-         twice with the seats swapped, won by the bot with more chips over both matches, \
-         as the rating scores them (a pair whose second match is not stored yet waits).</p>\
-         <h3>Versions</h3>{versions}\
-         <ul class=\"muted\">\
-         <li>Version: the upload's number, newest first.</li>\
-         <li>Uploaded: when it was uploaded.</li>\
-         <li>State: ready plays on the ladder, retired was replaced by a newer ready \
-         version, failed did not build or pass the checks, uploaded and building wait for \
-         the builder.</li>\
-         <li>Rating ± 2σ: the version's Glicko-2 rating and about a 95% interval (each \
-         version starts afresh); provisional while it has {rule}, and then not ranked \
-         on the leaderboard.</li>\
-         <li>Games: the version's rated pairs.</li>\
-         <li>Pairs W–D–L: its pairs won, drawn and lost.</li>\
-         <li>Chips / hand: its net chips over those pairs' matches divided by their \
-         hands.</li></ul>\
-         <h3>Against each opponent</h3><p>{scope}</p>{cross}\
-         <ul class=\"muted\">\
-         <li>Opponent: the other bot, linking to its page.</li>\
-         <li>Pairs: rated duplicate pairs played against it.</li>\
-         <li>W–D–L: those pairs won, drawn and lost.</li>\
-         <li>Margin: this bot's net chips over their matches (what the opponent lost).</li>\
-         <li>Margin / hand: that margin divided by the hands played.</li></ul>\
-         <h3>Recent matches</h3>{recent}\
-         <ul class=\"muted\">\
-         <li>Finished: when the match's result was stored; newest first, at most {RECENT}.</li>\
-         <li>Version and Seat: this bot's version and seat (from 1).</li>\
-         <li>Opponent: the other bot.</li>\
-         <li>Chips: this bot's net chips / the opponent's.</li>\
-         <li>The last column opens the match in the replay viewer.</li></ul>",
-        owner = owner_html,
-        rule = esc(&rule.describe()),
-        versions = versions_table(record, rule),
-        scope = esc(CROSSTABLE_SCOPE),
-        cross = crosstable(record),
-        recent = recent_table(played),
-    )
+/// A row of the recent matches.
+struct RecentRow {
+    finished: String,
+    version: i64,
+    /// From 1.
+    seat: i64,
+    opponent: String,
+    /// "+12 / -12": this bot's net chips and the opponent's.
+    chips: String,
+    replay: Option<String>,
+}
+
+fn recent_rows(played: &[PlayedMatch]) -> Vec<RecentRow> {
+    played
+        .iter()
+        .map(|m| RecentRow {
+            finished: html::time(m.finished_at),
+            version: m.version,
+            seat: m.seat + 1,
+            opponent: m.opponent.clone(),
+            chips: format!("{:+} / {:+}", m.chips, m.opponent_chips),
+            replay: replay_url(m),
+        })
+        .collect()
+}
+
+/// A bot's page: its heading, the note of a stale page, the panel shared by every reader.
+#[derive(Template)]
+#[template(path = "bot.html")]
+struct BotPage<'a> {
+    layout: Layout<'a>,
+    name: &'a str,
+    stale: String,
+    panel: &'a Fragment,
 }
 
 pub async fn page(
@@ -406,23 +392,44 @@ pub async fn page(
     let Some(bot) = view.value.as_ref() else {
         return Err(WebError::not_found());
     };
-    let body = format!(
-        "<section class=\"panel\"><h2>{}</h2>{}{}</section>",
-        esc(&bot.name),
-        view.note(),
-        bot.body
-    );
-    let viewer = session.as_ref().map(|s| html::Viewer {
-        user: s.user(),
-        csrf: &s.record.csrf_token,
-    });
-    Ok(html::page(&state.contest.name, &bot.name, viewer, &body).into_response())
+    Ok(html::page(&BotPage {
+        layout: Layout::new(
+            &state.contest.name,
+            bot.name.clone(),
+            session.as_ref().map(html::Viewer::of),
+        ),
+        name: &bot.name,
+        stale: view.note(),
+        panel: &bot.body,
+    }))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::storage::{CrossRecord, VersionRecord};
+
+    #[derive(Template)]
+    #[template(path = "partials/bot_versions.html")]
+    struct Versions {
+        versions: Vec<VersionRow>,
+    }
+
+    #[derive(Template)]
+    #[template(path = "partials/bot_crosstable.html")]
+    struct Crosstable {
+        crosstable: Vec<CrossRow>,
+    }
+
+    fn versions_table(record: &BotRecord, rule: ProvisionalRule) -> String {
+        let versions = version_rows(record, rule);
+        Versions { versions }.render().unwrap()
+    }
+
+    fn crosstable(record: &BotRecord) -> String {
+        let crosstable = cross_rows(record);
+        Crosstable { crosstable }.render().unwrap()
+    }
 
     #[test]
     fn young_ratings_are_marked_provisional() {

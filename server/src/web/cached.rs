@@ -119,14 +119,11 @@ impl<V> Snapshot<V> {
     }
 
     /// The line a page shows above a stale value ("" when fresh), e.g. "As of 40 s ago; the
-    /// database is unreachable."
+    /// database is unreachable." (the templates' `stale` macro puts it in its paragraph).
     pub fn note(&self) -> String {
         match self.stale {
             None => String::new(),
-            Some(why) => format!(
-                "<p class=\"notice\" id=\"stale\" data-testid=\"stale\">As of {} ago; {why}.</p>",
-                ago(self.age)
-            ),
+            Some(why) => format!("As of {} ago; {why}.", ago(self.age)),
         }
     }
 }

@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use askama::Template;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
@@ -126,6 +127,14 @@ impl From<SubmitError> for WebError {
     }
 }
 
+/// A failed request's page: its status in words as the title, the message below.
+#[derive(Template)]
+#[template(path = "error.html")]
+struct ErrorPage<'a> {
+    layout: html::Layout<'a>,
+    message: &'a str,
+}
+
 /// Put on every error's response: what [`json_under_api`] needs to answer it as JSON.
 #[derive(Clone, Debug)]
 struct ErrorMessage(String);
@@ -141,12 +150,11 @@ impl IntoResponse for WebError {
                 .into_response()
         } else {
             let title = self.status.canonical_reason().unwrap_or("error");
-            let body = format!(
-                "<section class=\"panel\"><h2>{}</h2><p>{}</p><p><a href=\"/\">Home</a></p></section>",
-                html::esc(title),
-                html::esc(&self.message)
-            );
-            (self.status, html::page("", title, None, &body)).into_response()
+            let page = ErrorPage {
+                layout: html::Layout::new("", title, None),
+                message: &self.message,
+            };
+            (self.status, html::page(&page)).into_response()
         };
         if let Some(wait) = self.retry_after
             && let Ok(v) = HeaderValue::from_str(&whole_seconds(wait).to_string())

@@ -7,11 +7,12 @@
 
 use std::collections::HashMap;
 
+use askama::Template;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Redirect, Response};
 
-use super::html::{self, esc};
+use super::html::{self, Layout};
 use super::replay::keep_stderr_of;
 use super::{Shared, WebError, auth};
 use crate::ladder::final_round::FinalPaths;
@@ -55,50 +56,52 @@ async fn own_matches(
     Ok(out)
 }
 
+/// The list of a participant's final matches.
+#[derive(Template)]
+#[template(path = "final_logs.html")]
+struct FinalLogsPage<'a> {
+    layout: Layout<'a>,
+    matches: Vec<MatchRow>,
+}
+
+struct MatchRow {
+    /// From 1.
+    number: u64,
+    /// The seats' bots, "a / b".
+    seats: String,
+    /// Their net chips, "+3 / -3".
+    chips: String,
+    index: u64,
+}
+
 pub async fn list(State(state): State<Shared>, headers: HeaderMap) -> Result<Response, WebError> {
     let Some(session) = auth::session(&state, &headers).await? else {
         return Ok(Redirect::to("/login").into_response());
     };
     let user = session.user();
     let matches = own_matches(&state, user.id, user.is_admin).await?;
-    let body = if matches.is_empty() {
-        "<section class=\"panel\"><h2>Your final matches</h2><p>None of your bots has played \
-         a match of the final yet.</p></section>"
-            .to_string()
-    } else {
-        let mut t = String::from(
-            "<table class=\"list\"><tr><th>Match</th><th>Seats</th><th>Chips</th><th></th></tr>",
-        );
-        for (r, _) in &matches {
-            let seats: Vec<String> = r.seats.iter().map(|s| esc(s)).collect();
-            let net: Vec<String> = r.net.iter().map(|n| format!("{n:+}")).collect();
-            t.push_str(&format!(
-                "<tr><td>{}</td><td>{}</td><td>{}</td>\
-                 <td><a href=\"/final-logs/{}\">replay with your logs</a></td></tr>",
-                r.index + 1,
-                seats.join(" / "),
-                net.join(" / "),
-                r.index
-            ));
-        }
-        t.push_str("</table>");
-        format!(
-            "<section class=\"panel\"><h2>Your final matches</h2>{t}<p class=\"muted\">The \
-             final's matches your bots played, each with your bots' stderr (the published \
-             report at <a href=\"/final/\">/final/</a> shows nobody's).</p></section>"
-        )
-    };
-    let viewer = html::Viewer {
-        user,
-        csrf: &session.record.csrf_token,
-    };
-    let mut response = html::page(
-        &state.contest.name,
-        "Your final matches",
-        Some(viewer),
-        &body,
-    )
-    .into_response();
+    let matches = matches
+        .iter()
+        .map(|(r, _)| MatchRow {
+            number: r.index + 1,
+            seats: r.seats.join(" / "),
+            chips: r
+                .net
+                .iter()
+                .map(|n| format!("{n:+}"))
+                .collect::<Vec<_>>()
+                .join(" / "),
+            index: r.index,
+        })
+        .collect();
+    let mut response = html::page(&FinalLogsPage {
+        layout: Layout::new(
+            &state.contest.name,
+            "Your final matches",
+            Some(html::Viewer::of(&session)),
+        ),
+        matches,
+    });
     response.headers_mut().insert(
         header::CACHE_CONTROL,
         HeaderValue::from_static("private, no-store"),

@@ -14,13 +14,14 @@
 
 use std::path::{Path, PathBuf};
 
+use askama::Template;
 use axum::Json;
 use axum::extract::{Path as UrlPath, State};
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Redirect, Response};
 
 use super::admin::{contest_row, final_status};
-use super::html::{self, esc};
+use super::html;
 use super::{Shared, WebError, auth};
 use crate::storage::FinalState;
 
@@ -28,60 +29,83 @@ const REPORT_CSP: &str = "default-src 'none'; script-src 'self' 'unsafe-inline';
      style-src 'self' 'unsafe-inline'; img-src data:; frame-ancestors 'none'; base-uri 'none'; \
      form-action 'none'";
 
-/// A line about the freeze and the final for the site's pages ("" when there is nothing to
-/// say). Errors are logged and say nothing: a page does not fail over its banner.
-pub async fn contest_notice(state: &Shared) -> String {
+/// What the site's pages say about the freeze and the final (the templates' macro
+/// `contest_notice`): nothing, or that uploads are frozen, the final is being played, or it
+/// has been played (with links to its report).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ContestNotice {
+    #[default]
+    Nothing,
+    Frozen,
+    Running,
+    Done,
+}
+
+impl ContestNotice {
+    pub fn frozen(&self) -> bool {
+        *self == ContestNotice::Frozen
+    }
+
+    pub fn running(&self) -> bool {
+        *self == ContestNotice::Running
+    }
+
+    pub fn done(&self) -> bool {
+        *self == ContestNotice::Done
+    }
+}
+
+/// The notice for a participant's own pages, read afresh. Errors are logged and say
+/// nothing: a page does not fail over its banner.
+pub async fn contest_notice(state: &Shared) -> ContestNotice {
     match state.db.contest_record().await {
         Ok(row) => notice_of(row.as_ref()),
         Err(e) => {
             tracing::warn!("contest row: {e}");
-            String::new()
+            ContestNotice::Nothing
         }
     }
 }
 
-/// The same line for the public pages (home, leaderboard), read at most once a second for
-/// all their readers and kept while the database is away, as the board is. A participant's
-/// own pages read it afresh: right after a freeze they must say so.
-pub async fn public_notice(state: &Shared) -> String {
+/// The same for the public pages (home, leaderboard), read at most once a second for all
+/// their readers and kept while the database is away, as the board is. A participant's own
+/// pages read it afresh: right after a freeze they must say so.
+pub async fn public_notice(state: &Shared) -> ContestNotice {
     let db = state.db.clone();
     match state
         .notice
         .get(move || async move { Ok(notice_of(db.contest_record().await?.as_ref())) })
         .await
     {
-        Ok(notice) => notice.value.as_str().to_string(),
+        Ok(notice) => *notice.value,
         // Logged by the refresh.
-        Err(_) => String::new(),
+        Err(_) => ContestNotice::Nothing,
     }
 }
 
-fn notice_of(row: Option<&crate::storage::ContestRecord>) -> String {
+fn notice_of(row: Option<&crate::storage::ContestRecord>) -> ContestNotice {
     let Some(row) = row else {
-        return String::new();
+        return ContestNotice::Nothing;
     };
-    let text = match FinalState::parse(&row.final_state) {
-        Some(FinalState::Done) => {
-            "The final round robin has been played: <a href=\"/final/\">its report</a> \
-             (your bots' matches with their logs: <a href=\"/final-logs\">here</a>)."
-                .to_string()
-        }
-        Some(FinalState::Running) => {
-            "The final round robin is being played: <a href=\"/final/\">its progress</a>."
-                .to_string()
-        }
-        _ if row.frozen_at.is_some() => {
-            "Uploads are frozen: the organizer has closed submissions for the final round robin."
-                .to_string()
-        }
-        _ => return String::new(),
-    };
-    format!("<p class=\"notice\" data-testid=\"contest-notice\">{text}</p>")
+    match FinalState::parse(&row.final_state) {
+        Some(FinalState::Done) => ContestNotice::Done,
+        Some(FinalState::Running) => ContestNotice::Running,
+        _ if row.frozen_at.is_some() => ContestNotice::Frozen,
+        _ => ContestNotice::Nothing,
+    }
 }
 
 /// `/final` without the slash: the report's relative links need it.
 pub async fn redirect() -> Redirect {
     Redirect::permanent("/final/")
+}
+
+/// `/final/` before the report exists: where the final stands.
+#[derive(Template)]
+#[template(path = "final.html")]
+struct FinalPage<'a> {
+    layout: html::Layout<'a>,
+    text: &'a str,
 }
 
 pub async fn index(State(state): State<Shared>, headers: HeaderMap) -> Result<Response, WebError> {
@@ -108,16 +132,15 @@ pub async fn index(State(state): State<Shared>, headers: HeaderMap) -> Result<Re
         }
         _ => "The final round robin has not been played yet.".to_string(),
     };
-    let body = format!(
-        "<section class=\"panel\"><h2>Final round robin</h2><p data-testid=\"final-state\">{}</p>\
-         <p><a href=\"/leaderboard\">The leaderboard</a></p></section>",
-        esc(&text)
-    );
-    let viewer = session.as_ref().map(|s| html::Viewer {
-        user: s.user(),
-        csrf: &s.record.csrf_token,
-    });
-    let mut response = html::page(&state.contest.name, "Final", viewer, &body).into_response();
+    let page = FinalPage {
+        layout: html::Layout::new(
+            &state.contest.name,
+            "Final",
+            session.as_ref().map(html::Viewer::of),
+        ),
+        text: &text,
+    };
+    let mut response = html::page(&page);
     if s.state == "running" {
         response
             .headers_mut()

@@ -10,6 +10,7 @@
 //!   the blocks that paused a grade.
 //! - `GET /api/admin/gradebook`: all of it as JSON.
 
+use askama::Template;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
@@ -17,8 +18,8 @@ use axum::{Form, Json};
 use serde::Serialize;
 
 use super::auth::{self, ApiUser, Session};
-use super::grades::{AssignmentInfo, info, policy, upload_section};
-use super::html::{self, csrf_field, esc};
+use super::grades::{AssignmentInfo, UploadView, info, policy, upload_view};
+use super::html::{self, Layout, Person};
 use super::pages::CsrfForm;
 use super::{Shared, WebError};
 use crate::assignment::gradebook::{self, CopyFlag, StudentGrades};
@@ -140,145 +141,143 @@ pub async fn page(State(state): State<Shared>, headers: HeaderMap) -> Response {
         Ok(b) => b,
         Err(e) => return e.into_response(),
     };
-    let body = body(&book, &session.record.csrf_token);
-    html::page(
-        &state.contest.name,
-        "Gradebook",
-        Some(html::Viewer {
-            user: session.user(),
-            csrf: &session.record.csrf_token,
-        }),
-        &body,
-    )
-    .into_response()
+    html::page(&gradebook_page(
+        Layout::new(
+            &state.contest.name,
+            "Gradebook",
+            Some(html::Viewer::of(&session)),
+        ),
+        &book,
+        &session.record.csrf_token,
+    ))
 }
 
-fn body(b: &Gradebook, csrf: &str) -> String {
-    let mut head = String::from("<tr><th>Student</th><th>Counted upload</th>");
-    for r in &b.assignment.references {
-        head.push_str(&format!("<th>{} ({:+.2})</th>", esc(&r.name), r.mark));
+/// The gradebook's page.
+#[derive(Template)]
+#[template(path = "gradebook.html")]
+struct GradebookPage<'a> {
+    layout: Layout<'a>,
+    csrf: &'a str,
+    deadline: &'a str,
+    counted: &'a str,
+    references: Vec<ReferenceColumn<'a>>,
+    students: Vec<StudentRow<'a>>,
+    queued: i64,
+    running: i64,
+    open: usize,
+    paused: Vec<PausedRow<'a>>,
+    copies: Vec<CopyRow<'a>>,
+    builds: &'a [ReferenceBuild],
+    /// Each student's counted upload in full.
+    details: Vec<UploadView>,
+}
+
+struct ReferenceColumn<'a> {
+    name: &'a str,
+    /// "+0.10".
+    mark: String,
+}
+
+struct StudentRow<'a> {
+    name: &'a str,
+    display_name: &'a str,
+    counted: Option<UploadView>,
+    /// "87.5%", or "grading".
+    grade: String,
+}
+
+impl StudentRow<'_> {
+    fn person(&self) -> Person<'_> {
+        html::person(self.name, self.display_name)
     }
-    head.push_str("<th>Grade</th></tr>");
-    let mut rows = String::new();
-    let mut paused = String::new();
+}
+
+struct PausedRow<'a> {
+    student: &'a str,
+    bot: &'a str,
+    version: i64,
+    reference: &'a str,
+    why: &'a str,
+}
+
+struct CopyRow<'a> {
+    a: &'a str,
+    b: &'a str,
+    why: String,
+    kind: &'a str,
+}
+
+fn gradebook_page<'a>(layout: Layout<'a>, b: &'a Gradebook, csrf: &'a str) -> GradebookPage<'a> {
+    let mut paused = Vec::new();
     for s in &b.students {
-        let mut row = format!("<tr><td>{}</td>", html::person(&s.name, &s.display_name));
-        match s.counted.map(|i| &s.uploads[i]) {
-            None => {
-                row.push_str("<td class=\"muted\">no upload</td>");
-                for _ in &b.assignment.references {
-                    row.push_str("<td></td>");
-                }
-            }
-            Some(u) => {
-                row.push_str(&format!(
-                    "<td>{} v{} · {}{}</td>",
-                    esc(&u.bot),
-                    u.version,
-                    esc(&u.uploaded_at),
-                    if u.late { " · <b>late</b>" } else { "" }
-                ));
-                for v in &u.verdicts {
-                    row.push_str(&format!(
-                        "<td title=\"{}\"><span class=\"state state-{}\">{}</span></td>",
-                        esc(&v.why),
-                        esc(&v.state.replace(' ', "-")),
-                        esc(&v.state)
-                    ));
-                }
-            }
-        }
-        row.push_str(&format!(
-            "<td>{}</td></tr>",
-            s.grade
-                .map(|g| format!("{g:.1}%"))
-                .unwrap_or_else(|| "grading".into())
-        ));
-        rows.push_str(&row);
         for u in &s.uploads {
             for v in u.verdicts.iter().filter(|v| v.state == grader::PAUSED) {
-                paused.push_str(&format!(
-                    "<li>{} {} v{} against {}: {}</li>",
-                    esc(&s.name),
-                    esc(&u.bot),
-                    u.version,
-                    esc(&v.reference),
-                    esc(&v.why)
-                ));
+                paused.push(PausedRow {
+                    student: &s.name,
+                    bot: &u.bot,
+                    version: u.version,
+                    reference: &v.reference,
+                    why: &v.why,
+                });
             }
         }
     }
-    let mut copies = String::new();
-    for c in &b.copies {
-        copies.push_str(&format!(
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            esc(&c.a),
-            esc(&c.b),
-            if c.kind == "source" {
-                "the same source once comments, spacing and names are normalised".to_string()
-            } else {
-                format!(
-                    "{:.1}% of {} decisions identical on the same deals",
-                    c.share * 100.0,
-                    c.compared
-                )
-            },
-            c.kind
-        ));
+    GradebookPage {
+        layout,
+        csrf,
+        deadline: &b.assignment.deadline,
+        counted: b.assignment.counted,
+        references: b
+            .assignment
+            .references
+            .iter()
+            .map(|r| ReferenceColumn {
+                name: &r.name,
+                mark: format!("{:+.2}", r.mark),
+            })
+            .collect(),
+        students: b
+            .students
+            .iter()
+            .map(|s| StudentRow {
+                name: &s.name,
+                display_name: &s.display_name,
+                counted: s.counted.map(|i| upload_view(&s.uploads[i], true, &s.name)),
+                grade: s
+                    .grade
+                    .map(|g| format!("{g:.1}%"))
+                    .unwrap_or_else(|| "grading".into()),
+            })
+            .collect(),
+        queued: b.queue.queued,
+        running: b.queue.running,
+        open: b.queue.open_grades,
+        paused,
+        copies: b
+            .copies
+            .iter()
+            .map(|c| CopyRow {
+                a: &c.a,
+                b: &c.b,
+                why: if c.kind == "source" {
+                    "the same source once comments, spacing and names are normalised".to_string()
+                } else {
+                    format!(
+                        "{:.1}% of {} decisions identical on the same deals",
+                        c.share * 100.0,
+                        c.compared
+                    )
+                },
+                kind: c.kind,
+            })
+            .collect(),
+        builds: &b.references,
+        details: b
+            .students
+            .iter()
+            .filter_map(|s| s.counted.map(|i| upload_view(&s.uploads[i], true, &s.name)))
+            .collect(),
     }
-    let copies = if copies.is_empty() {
-        "<p>None found.</p>".to_string()
-    } else {
-        format!(
-            "<table class=\"list\"><tr><th>Bot</th><th>Looks like</th><th>Why</th><th>Check</th></tr>{copies}</table>"
-        )
-    };
-    let mut references = String::new();
-    for r in &b.references {
-        references.push_str(&format!(
-            "<li>{} v{}: <span class=\"state state-{}\">{}</span></li>",
-            esc(&r.name),
-            r.version,
-            esc(&r.state),
-            esc(&r.state)
-        ));
-    }
-    let paused = if paused.is_empty() {
-        String::new()
-    } else {
-        format!(
-            "<section class=\"panel\"><h2>Paused grades</h2><p>Fix the reference bot (or the machine), then re-grade.</p><ul>{paused}</ul></section>"
-        )
-    };
-    let mut details = String::new();
-    for s in &b.students {
-        if let Some(i) = s.counted {
-            details.push_str(&format!(
-                "<h3 id=\"{}\">{}</h3>",
-                esc(&s.name),
-                esc(&s.name)
-            ));
-            details.push_str(&upload_section(&s.uploads[i], true));
-        }
-    }
-    format!(
-        "<section class=\"panel\"><h2>Gradebook</h2>\
-         <p>Deadline {deadline} · counted: {counted} upload · <a href=\"/admin/gradebook.csv\">CSV for the learning-management system</a></p>\
-         <table class=\"list\">{head}{rows}</table>\
-         <p>Queue: {queued} grading match(es) waiting, {running} being played; {open} grade(s) open.</p>\
-         <form method=\"post\" action=\"/admin/regrade\" class=\"inline\">{csrf}<button type=\"submit\">Re-grade everyone</button></form>\
-         <p class=\"muted\">Re-grading judges every grade again with the marks the server runs with now (change them in the contest file and restart) and plays again the games that paused a grade.</p></section>\
-         {paused}\
-         <section class=\"panel\"><h2>Copies</h2>{copies}</section>\
-         <section class=\"panel\"><h2>Reference bots</h2><ul>{references}</ul></section>\
-         <section class=\"panel\"><h2>Verdicts</h2>{details}</section>",
-        deadline = esc(&b.assignment.deadline),
-        counted = b.assignment.counted,
-        queued = b.queue.queued,
-        running = b.queue.running,
-        open = b.queue.open_grades,
-        csrf = csrf_field(csrf),
-    )
 }
 
 pub async fn csv(State(state): State<Shared>, headers: HeaderMap) -> Response {

@@ -5,6 +5,7 @@
 //! student's own: there is no address for another's, and a contest without `[assignment]`
 //! has none of these pages (404).
 
+use askama::Template;
 use axum::Json;
 use axum::extract::State;
 use axum::http::HeaderMap;
@@ -12,7 +13,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use serde::Serialize;
 
 use super::auth::{self, ApiUser};
-use super::html::{self, esc};
+use super::html::{self, Layout};
 use super::{Shared, WebError};
 use crate::assignment::gradebook::{self, StudentGrades, UploadGrades, rule_text};
 use crate::clock::utc_text;
@@ -167,114 +168,157 @@ pub async fn page(State(state): State<Shared>, headers: HeaderMap) -> Response {
         Ok(g) => g,
         Err(e) => return e.into_response(),
     };
-    let body = body(&g);
-    html::page(
-        &state.contest.name,
-        "My grades",
-        Some(html::Viewer {
-            user: session.user(),
-            csrf: &session.record.csrf_token,
-        }),
-        &body,
-    )
-    .into_response()
-}
-
-fn body(g: &MyGrades) -> String {
-    let a = &g.assignment;
-    let grade = match (g.grades.counted, g.grades.grade) {
-        (None, _) => "<p>No upload yet: <a href=\"/bots\">upload your bot</a>.</p>".to_string(),
-        (Some(_), Some(grade)) => format!(
-            "<p class=\"grade\">Your grade: <b>{grade:.1}%</b> <span class=\"muted\">({})</span></p>",
-            esc(&g.grades.comment)
+    let page = grades_page(
+        Layout::new(
+            &state.contest.name,
+            "My grades",
+            Some(html::Viewer::of(&session)),
         ),
-        (Some(_), None) => "<p class=\"grade\">Your counted upload is being graded; this page fills in as its games are played.</p>".to_string(),
-    };
-    let mut uploads = String::new();
-    for (i, u) in g.grades.uploads.iter().enumerate().rev() {
-        uploads.push_str(&upload_section(u, Some(i) == g.grades.counted));
-    }
-    let mut games = String::from(
-        "<table class=\"list\"><tr><th>Upload</th><th>Against</th><th>Block</th><th>Your seat</th><th>Your chips</th><th>Replay</th></tr>",
+        &g,
     );
-    for m in &g.matches {
-        let replay = if m.state == "done" {
-            format!("<a href=\"/matches/{}/replay\">watch</a>", m.match_id)
-        } else {
-            esc(&m.state)
-        };
-        games.push_str(&format!(
-            "<tr><td>{} v{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{replay}</td></tr>",
-            esc(&m.bot),
-            m.version,
-            esc(&m.reference),
-            m.block + 1,
-            m.seat,
-            m.chips.map(|c| format!("{c:+}")).unwrap_or_default(),
-        ));
-    }
-    games.push_str("</table>");
-    format!(
-        "<section class=\"panel\"><h2>My grades</h2>{grade}\
-         <p>Deadline: <b>{deadline}</b>{late}. Counted: your <b>{counted}</b> graded upload.</p>\
-         <p class=\"rule\">{rule}</p></section>{uploads}\
-         <section class=\"panel\"><h2>My graded games</h2>\
-         <p class=\"muted\">Each block is two games on the same deals, seats swapped. A replay shows your bot's stderr to you alone.</p>{games}</section>",
-        deadline = esc(&a.deadline),
-        late = if a.closes_at_ms > a.deadline_ms {
-            format!(
-                "; late uploads until {} lose {:.0}%",
-                esc(&utc_text(a.closes_at_ms)),
-                a.late_penalty * 100.0
-            )
-        } else {
-            String::new()
-        },
-        counted = a.counted,
-        rule = esc(&a.rule),
-    )
+    html::page(&page)
 }
 
-/// One upload's verdicts as a table.
-pub fn upload_section(u: &UploadGrades, counted: bool) -> String {
-    let mut rows = String::new();
-    for v in &u.verdicts {
-        let interval = match (v.edge, v.lower, v.upper) {
-            (Some(e), Some(l), Some(h)) => format!("{e:+.2} [{l:+.2}, {h:+.2}]"),
-            _ => String::new(),
-        };
-        let why = match v.match_id {
-            Some(id) if v.state == "fail" => format!(
-                "{} (<a href=\"/matches/{id}/replay\">the match</a>)",
-                esc(&v.why)
-            ),
-            // A paused grade's details are for the teacher.
-            _ if v.state == "paused" => {
-                "paused by a problem on the teacher's side; the teacher has been told".into()
-            }
-            _ => esc(&v.why),
-        };
-        rows.push_str(&format!(
-            "<tr><td>{}</td><td>{interval}</td><td>{:+.2}<br><span class=\"muted\">{}</span></td>\
-             <td><span class=\"state state-{}\">{}</span></td><td>{why}</td></tr>",
-            esc(&v.reference),
-            v.mark,
-            esc(&v.mark_means),
-            esc(&v.state.replace(' ', "-")),
-            esc(&v.state),
-        ));
+/// A student's grades page.
+#[derive(Template)]
+#[template(path = "grades.html")]
+struct GradesPage<'a> {
+    layout: Layout<'a>,
+    has_upload: bool,
+    /// "87.5%", once the counted upload is graded.
+    grade: Option<String>,
+    comment: &'a str,
+    deadline: &'a str,
+    /// When late uploads close, if they are allowed.
+    late_until: Option<String>,
+    /// The late penalty in whole percent.
+    late_penalty: String,
+    counted: &'a str,
+    rule: &'a str,
+    /// Newest first.
+    uploads: Vec<UploadView>,
+    games: Vec<GameRow>,
+}
+
+struct GameRow {
+    bot: String,
+    version: i64,
+    reference: String,
+    /// From 1.
+    block: i64,
+    seat: i64,
+    /// "+12", or nothing before the game is played.
+    chips: String,
+    /// The match to watch, once played.
+    replay: Option<i64>,
+    state: String,
+}
+
+fn grades_page<'a>(layout: Layout<'a>, g: &'a MyGrades) -> GradesPage<'a> {
+    let a = &g.assignment;
+    let counted = g.grades.counted;
+    GradesPage {
+        layout,
+        has_upload: counted.is_some(),
+        grade: g.grades.grade.map(|grade| format!("{grade:.1}%")),
+        comment: &g.grades.comment,
+        deadline: &a.deadline,
+        late_until: (a.closes_at_ms > a.deadline_ms).then(|| utc_text(a.closes_at_ms)),
+        late_penalty: format!("{:.0}", a.late_penalty * 100.0),
+        counted: a.counted,
+        rule: &a.rule,
+        uploads: g
+            .grades
+            .uploads
+            .iter()
+            .enumerate()
+            .rev()
+            .map(|(i, u)| upload_view(u, Some(i) == counted, ""))
+            .collect(),
+        games: g
+            .matches
+            .iter()
+            .map(|m| GameRow {
+                bot: m.bot.clone(),
+                version: m.version,
+                reference: m.reference.clone(),
+                block: m.block + 1,
+                seat: m.seat,
+                chips: m.chips.map(|c| format!("{c:+}")).unwrap_or_default(),
+                replay: (m.state == "done").then_some(m.match_id),
+                state: m.state.clone(),
+            })
+            .collect(),
     }
-    format!(
-        "<section class=\"panel\"><h3>{} v{} · uploaded {}{}{}{}</h3>\
-         <table class=\"list\"><tr><th>Reference bot</th><th>Your edge [interval]</th><th>Mark</th><th>Verdict</th><th>Why</th></tr>{rows}</table></section>",
-        esc(&u.bot),
-        u.version,
-        esc(&u.uploaded_at),
-        if u.late { " · <b>late</b>" } else { "" },
-        if counted { " · <b>counted</b>" } else { "" },
-        match u.score {
-            Some(s) => format!(" · {s:.0}% passed"),
-            None => String::new(),
-        },
-    )
+}
+
+/// One upload's verdicts, as `partials/upload_grades.html` shows them.
+pub struct UploadView {
+    /// The student's login name (the gradebook's heading above it; empty on their own page).
+    pub student: String,
+    pub bot: String,
+    pub version: i64,
+    pub uploaded_at: String,
+    pub late: bool,
+    pub counted: bool,
+    /// " · 50% passed", or nothing.
+    pub score: String,
+    pub rows: Vec<VerdictRow>,
+}
+
+pub struct VerdictRow {
+    pub reference: String,
+    /// "+0.12 [-0.03, +0.27]", or nothing before the first block.
+    pub interval: String,
+    /// "+0.10".
+    pub mark: String,
+    pub mark_means: String,
+    /// The state as a class name (no spaces).
+    pub state_class: String,
+    pub state: String,
+    pub why: String,
+    /// The match a failed verdict was decided by.
+    pub failed_in: Option<i64>,
+}
+
+pub fn upload_view(u: &UploadGrades, counted: bool, student: &str) -> UploadView {
+    let rows = u
+        .verdicts
+        .iter()
+        .map(|v| {
+            let interval = match (v.edge, v.lower, v.upper) {
+                (Some(e), Some(l), Some(h)) => format!("{e:+.2} [{l:+.2}, {h:+.2}]"),
+                _ => String::new(),
+            };
+            let why = if v.state == "paused" {
+                // A paused grade's details are for the teacher.
+                "paused by a problem on the teacher's side; the teacher has been told".to_string()
+            } else {
+                v.why.clone()
+            };
+            VerdictRow {
+                reference: v.reference.clone(),
+                interval,
+                mark: format!("{:+.2}", v.mark),
+                mark_means: v.mark_means.clone(),
+                state_class: v.state.replace(' ', "-"),
+                state: v.state.clone(),
+                why,
+                failed_in: v.match_id.filter(|_| v.state == "fail"),
+            }
+        })
+        .collect();
+    UploadView {
+        student: student.to_string(),
+        bot: u.bot.clone(),
+        version: u.version,
+        uploaded_at: u.uploaded_at.clone(),
+        late: u.late,
+        counted,
+        score: u
+            .score
+            .map(|s| format!(" · {s:.0}% passed"))
+            .unwrap_or_default(),
+        rows,
+    }
 }

@@ -1,11 +1,17 @@
-//! Server-rendered HTML: one layout, and helpers. Every string from a user (names, file
-//! names, logs) goes through [`esc`], the arena's escaper.
+//! Server-rendered HTML. The pages are askama templates in `server/templates/`, checked at
+//! compile time against the typed structs the handlers fill: `base.html` is the layout
+//! ([`Layout`]), each page extends it, and `macros.html` and `partials/` hold what several
+//! share. Every value a template writes is escaped ([`Entities`]); the only `|safe` in the
+//! templates inserts a [`Fragment`], HTML an askama template rendered (and escaped) before.
 
-use axum::response::Html;
+use std::fmt;
 
+use askama::Template;
+use axum::http::StatusCode;
+use axum::response::{Html, IntoResponse, Response};
+
+use super::auth::Session;
 use crate::storage::User;
-
-pub use arena::html::escape_html as esc;
 
 /// Who is looking, for the header: the user and the session's form token (for the logout
 /// button).
@@ -14,68 +20,113 @@ pub struct Viewer<'a> {
     pub csrf: &'a str,
 }
 
-/// A whole page. `contest` may be empty (error pages made before the state is at hand).
-pub fn page(contest: &str, title: &str, viewer: Option<Viewer<'_>>, body: &str) -> Html<String> {
-    let nav = match viewer {
-        Some(v) => format!(
-            "<nav>{}<a href=\"/bots\">My bots</a> <span class=\"who\">{}</span> \
-             <form method=\"post\" action=\"/logout\" class=\"inline\">{}\
-             <button type=\"submit\">Log out</button></form></nav>",
-            if v.user.is_admin {
-                "<a href=\"/admin\">Organizer</a> "
-            } else {
-                ""
-            },
-            esc(&v.user.name),
-            csrf_field(v.csrf)
-        ),
-        None => "<nav><a href=\"/login\">Log in</a></nav>".to_string(),
-    };
-    let heading = if contest.is_empty() {
-        "Arena".to_string()
-    } else {
-        esc(contest)
-    };
-    Html(format!(
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>{} · {heading}</title>\
-         <link rel=\"stylesheet\" href=\"/assets/common.css\">\
-         <link rel=\"stylesheet\" href=\"/assets/server.css\"></head>\
-         <body><header class=\"site\"><h1><a href=\"/\">{heading}</a></h1>{nav}</header>\
-         <main>{body}</main></body></html>\n",
-        esc(title)
-    ))
-}
-
-/// A person as the pages show them: the display name they chose, then their login name
-/// when it differs (names are unique, display names need not be), both escaped.
-pub fn person(login: &str, display: &str) -> String {
-    if display.is_empty() || display == login {
-        esc(login)
-    } else {
-        format!(
-            "{} <span class=\"muted login\">({})</span>",
-            esc(display),
-            esc(login)
-        )
+impl<'a> Viewer<'a> {
+    pub fn of(session: &'a Session) -> Viewer<'a> {
+        Viewer {
+            user: session.user(),
+            csrf: &session.record.csrf_token,
+        }
     }
 }
 
-/// The hidden form field carrying the session's CSRF token.
-pub fn csrf_field(token: &str) -> String {
-    format!(
-        "<input type=\"hidden\" name=\"csrf\" value=\"{}\">",
-        esc(token)
-    )
+/// What `base.html` shows around a page: the contest's name (empty for error pages made
+/// before the state is at hand), the page's title and who is looking.
+pub struct Layout<'a> {
+    pub contest: &'a str,
+    pub title: String,
+    pub viewer: Option<Viewer<'a>>,
 }
 
-/// A message box (an error above a form).
-pub fn notice(message: &str) -> String {
-    if message.is_empty() {
-        String::new()
+impl<'a> Layout<'a> {
+    pub fn new(contest: &'a str, title: impl Into<String>, viewer: Option<Viewer<'a>>) -> Self {
+        Layout {
+            contest,
+            title: title.into(),
+            viewer,
+        }
+    }
+
+    /// The site's heading: the contest's name, or "Arena" without one.
+    pub fn heading(&self) -> &str {
+        if self.contest.is_empty() {
+            "Arena"
+        } else {
+            self.contest
+        }
+    }
+}
+
+/// A rendered page as a response; a template that fails to render (only a `Display` error
+/// could make it) is logged and answered as a plain internal error.
+pub fn page(template: &impl Template) -> Response {
+    match template.render() {
+        Ok(text) => Html(text).into_response(),
+        Err(e) => {
+            tracing::error!("internal error: a page's template: {e}");
+            (StatusCode::INTERNAL_SERVER_ERROR, "internal error").into_response()
+        }
+    }
+}
+
+/// HTML rendered by an askama template (every value in it escaped there), kept to be put in
+/// a page later: the leaderboard's table and a bot page's panel, made once for all their
+/// readers. Only [`Fragment::render`] makes one, so a template may insert it with `|safe`.
+#[derive(Debug, Default)]
+pub struct Fragment(String);
+
+impl Fragment {
+    pub fn render(template: &impl Template) -> askama::Result<Fragment> {
+        template.render().map(Fragment)
+    }
+}
+
+impl std::ops::Deref for Fragment {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for Fragment {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The templates' escaper (`server/askama.toml`): the arena's entities, so that the pages
+/// escape exactly as the arena's own pages do.
+#[derive(Clone, Copy, Debug)]
+pub struct Entities;
+
+impl askama::filters::Escaper for Entities {
+    fn write_escaped_str<W: fmt::Write>(&self, mut dest: W, text: &str) -> fmt::Result {
+        if text.contains(['&', '<', '>', '"', '\'']) {
+            dest.write_str(&arena::html::escape_html(text))
+        } else {
+            dest.write_str(text)
+        }
+    }
+}
+
+/// A person as the pages show them (the macro `person`): the display name they chose, then
+/// their login name when it differs (names are unique, display names need not be).
+pub struct Person<'a> {
+    pub shown: &'a str,
+    pub login: Option<&'a str>,
+}
+
+pub fn person<'a>(login: &'a str, display: &'a str) -> Person<'a> {
+    if display.is_empty() || display == login {
+        Person {
+            shown: login,
+            login: None,
+        }
     } else {
-        format!("<p class=\"notice\">{}</p>", esc(message))
+        Person {
+            shown: display,
+            login: Some(login),
+        }
     }
 }
 
@@ -116,6 +167,13 @@ mod tests {
         assert_eq!(time(1_796_120_700_000), "2026-12-01 10:25 UTC");
     }
 
+    #[derive(Template)]
+    #[template(path = "error.html")]
+    struct Probe<'a> {
+        layout: Layout<'a>,
+        message: &'a str,
+    }
+
     #[test]
     fn pages_escape_what_users_wrote() {
         let user = User {
@@ -125,19 +183,28 @@ mod tests {
             is_admin: false,
             has_password: true,
         };
-        let Html(text) = page(
-            "a<script>",
-            "t\"",
-            Some(Viewer {
-                user: &user,
-                csrf: "\"x",
-            }),
-            "",
-        );
+        let text = Probe {
+            layout: Layout::new(
+                "a<script>",
+                "t\"",
+                Some(Viewer {
+                    user: &user,
+                    csrf: "\"x",
+                }),
+            ),
+            message: "<i>'",
+        }
+        .render()
+        .unwrap();
         assert!(
-            !text.contains("<script>") && !text.contains("<b>"),
+            !text.contains("<script>") && !text.contains("<b>") && !text.contains("<i>"),
             "{text}"
         );
         assert!(text.contains("a&lt;script&gt;") && text.contains("value=\"&quot;x\""));
+        assert!(
+            text.contains("<title>t&quot; · a&lt;script&gt;</title>"),
+            "{text}"
+        );
+        assert!(text.contains("&lt;i&gt;&#39;"), "{text}");
     }
 }

@@ -8,12 +8,26 @@
 //! serve the last board with its age (the page says so; the JSON has `age_seconds`, `stale`),
 //! or answer 503 with `Retry-After` when there is none yet.
 
+use askama::Template;
 use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 
-use super::html::{self, esc};
+use super::final_report::ContestNotice;
+use super::html::{self, Fragment, Layout};
 use super::{Shared, WebError, auth};
+
+#[derive(Template)]
+#[template(path = "leaderboard.html")]
+struct LeaderboardPage<'a> {
+    layout: Layout<'a>,
+    banner: ContestNotice,
+    /// "As of ... ago" when the board is stale.
+    stale: String,
+    table: &'a Fragment,
+    /// The contest's rule for provisional ratings, in words.
+    rule: String,
+}
 
 pub async fn api(State(state): State<Shared>) -> Result<Response, WebError> {
     let board = state
@@ -40,22 +54,15 @@ pub async fn page(
         super::final_report::public_notice(&state),
     );
     let board = board?;
-    let stale = board.note();
-    let table = &board.value.table;
-    let rule = esc(&state.contest.ladder.provisional.describe());
-    let body = format!(
-        "{banner}<section class=\"panel\"><h2>Leaderboard</h2>{stale}{table}\
-         <p class=\"muted\">Each game is a duplicate pair: the same deals played twice with \
-         the seats swapped, won by the bot with more chips over both. Ratings are Glicko-2; \
-         ± 2σ is about a 95% interval and narrows as a bot plays. A new version starts \
-         afresh.</p>\
-         <p class=\"muted\" id=\"provisional-rule\">Provisional: {rule}. Such a rating says \
-         too little to rank, so those bots are listed after the ranked ones, without a rank \
-         (–), until they have played enough.</p></section>"
-    );
-    let viewer = session.as_ref().map(|s| html::Viewer {
-        user: s.user(),
-        csrf: &s.record.csrf_token,
-    });
-    Ok(html::page(&state.contest.name, "Leaderboard", viewer, &body).into_response())
+    Ok(html::page(&LeaderboardPage {
+        layout: Layout::new(
+            &state.contest.name,
+            "Leaderboard",
+            session.as_ref().map(html::Viewer::of),
+        ),
+        banner,
+        stale: board.note(),
+        table: &board.value.table,
+        rule: state.contest.ladder.provisional.describe(),
+    }))
 }

@@ -2,15 +2,17 @@
 //! accounts), log out, "my bots" with versions and states, a version's logs and files, API
 //! tokens. Everything private answers 404 to anyone but its owner.
 
+use askama::Template;
 use axum::Form;
 use axum::extract::{Multipart, Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
 use super::auth::{self, ClientIp, Session};
+use super::final_report::ContestNotice;
 use super::forms::read_upload;
-use super::html::{self, Viewer, csrf_field, esc, notice};
+use super::html::{self, Layout, Person, Viewer};
 use super::known_device;
 use super::{Shared, WebError};
 use crate::accounts::passwords::{dummy_hash, hash_password_async, verify_password_async};
@@ -18,17 +20,138 @@ use crate::accounts::roster::valid_display_name;
 use crate::accounts::{Secret, check_new_password};
 use crate::config::{Registration, valid_login_name};
 use crate::ladder::versions::VersionState;
-use crate::storage::{Bot, StorageError, User, Version, secret_digest};
+use crate::storage::{ApiTokenInfo, Bot, StorageError, User, Version, secret_digest};
 
-fn viewer(session: &Session) -> Viewer<'_> {
-    Viewer {
-        user: session.user(),
-        csrf: &session.record.csrf_token,
+/// The layout of a page of this contest titled `title`, for `session`'s user if any.
+fn layout<'a>(
+    state: &'a Shared,
+    title: impl Into<String>,
+    session: Option<&'a Session>,
+) -> Layout<'a> {
+    Layout::new(&state.contest.name, title, session.map(Viewer::of))
+}
+
+#[derive(Template)]
+#[template(path = "home.html")]
+struct HomePage<'a> {
+    layout: Layout<'a>,
+    banner: ContestNotice,
+    game: &'a str,
+    seats: usize,
+    languages: String,
+    max_upload: String,
+    decision_ms: u64,
+    bank_ms: u64,
+    /// An assignment's deadline (its contests have no leaderboard).
+    deadline: Option<String>,
+    signed_in: bool,
+    open_registration: bool,
+}
+
+#[derive(Template)]
+#[template(path = "login.html")]
+struct LoginPage<'a> {
+    layout: Layout<'a>,
+    message: &'a str,
+    name: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "register.html")]
+struct RegisterPage<'a> {
+    layout: Layout<'a>,
+    message: &'a str,
+    name: &'a str,
+    display: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "setup.html")]
+struct SetupPage<'a> {
+    layout: Layout<'a>,
+    message: &'a str,
+    user: &'a User,
+    token: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "my_bots.html")]
+struct MyBotsPage<'a> {
+    layout: Layout<'a>,
+    message: &'a str,
+    banner: ContestNotice,
+    me: Person<'a>,
+    assignment: bool,
+    is_admin: bool,
+    bots: Vec<BotVersions>,
+    frozen: bool,
+    languages: Vec<&'a str>,
+    bots_per_user: u64,
+    max_upload: String,
+    csrf: &'a str,
+    tokens: Vec<TokenRow>,
+}
+
+struct BotVersions {
+    name: String,
+    versions: Vec<VersionLine>,
+}
+
+struct VersionLine {
+    number: i64,
+    language: String,
+    source_name: String,
+    uploaded: String,
+    state: &'static str,
+}
+
+struct TokenRow {
+    label: String,
+    created: String,
+    last_used: String,
+    /// The revoke form's action.
+    revoke: String,
+}
+
+impl TokenRow {
+    fn of(t: ApiTokenInfo) -> TokenRow {
+        TokenRow {
+            created: html::time(t.created_at),
+            last_used: t
+                .last_used_at
+                .map(html::time)
+                .unwrap_or_else(|| "never".into()),
+            revoke: format!("/tokens/{}/revoke", t.id),
+            label: t.label,
+        }
     }
 }
 
-fn render(state: &Shared, title: &str, session: Option<&Session>, body: &str) -> Html<String> {
-    html::page(&state.contest.name, title, session.map(viewer), body)
+#[derive(Template)]
+#[template(path = "version.html")]
+struct VersionPage<'a> {
+    layout: Layout<'a>,
+    bot: &'a str,
+    v: &'a Version,
+    uploaded: String,
+    /// "1 file, 2 KiB".
+    size: String,
+    files: Vec<FileRow>,
+}
+
+struct FileRow {
+    path: String,
+    /// The path percent-encoded for the file's address.
+    url: String,
+    size: u64,
+}
+
+#[derive(Template)]
+#[template(path = "new_token.html")]
+struct NewTokenPage<'a> {
+    layout: Layout<'a>,
+    token: &'a str,
+    host: &'a str,
 }
 
 /// A redirect (303: the browser follows with GET) that also sets a cookie.
@@ -56,52 +179,32 @@ pub async fn home(State(state): State<Shared>, headers: HeaderMap) -> Result<Res
     );
     let c = &state.contest;
     let languages: Vec<&str> = c.languages.iter().map(|l| l.as_str()).collect();
-    let join = match (&session, &c.accounts.registration) {
-        (Some(_), _) => "<p><a href=\"/bots\">Your bots</a></p>".to_string(),
-        (None, Registration::Open) => {
-            "<p><a href=\"/login\">Log in</a> or <a href=\"/register\">sign up</a> to upload a bot.</p>"
-                .to_string()
-        }
-        (None, Registration::Roster(_)) => "<p><a href=\"/login\">Log in</a> with the account your organizer set up for you (your setup link chooses its password).</p>".to_string(),
+    let page = HomePage {
+        layout: layout(&state, "Home", session.as_ref()),
+        banner,
+        game: c.settings.variant.name(),
+        seats: c.seats,
+        languages: languages.join(", "),
+        max_upload: html::bytes(c.uploads.max_bytes),
+        decision_ms: c.time.decision_ms,
+        bank_ms: c.time.bank_ms,
+        deadline: c.assignment.as_ref().map(|a| html::time(a.deadline_ms)),
+        signed_in: session.is_some(),
+        open_registration: matches!(c.accounts.registration, Registration::Open),
     };
-    let body = format!(
-        "{banner}<section class=\"panel\"><h2>The contest</h2>\
-         <p>Game: <b>{}</b>, {} seats. Languages: {}.</p>\
-         <p>Uploads: one source file or a .zip / .tar.gz archive of at most {}; \
-         every decision within {} ms (plus a bank of {} ms).</p>\
-         {board}{join}</section>",
-        esc(c.settings.variant.name()),
-        c.seats,
-        esc(&languages.join(", ")),
-        html::bytes(c.uploads.max_bytes),
-        c.time.decision_ms,
-        c.time.bank_ms,
-        board = match &c.assignment {
-            // An assignment has no leaderboard: each student sees their own grades.
-            Some(a) => format!(
-                "<p>An assignment: every upload is graded against the reference bots until {}. <a href=\"/grades\">My grades</a></p>",
-                esc(&html::time(a.deadline_ms))
-            ),
-            None => "<p><a href=\"/leaderboard\">The leaderboard</a></p>".to_string(),
-        },
-    );
-    Ok(render(&state, "Home", session.as_ref(), &body).into_response())
+    Ok(html::page(&page))
 }
 
-fn login_body(message: &str, name: &str) -> String {
-    format!(
-        "<section class=\"panel\"><h2>Log in</h2>{}\
-         <form method=\"post\" action=\"/login\" class=\"stack\">\
-         <label>Name <input name=\"name\" value=\"{}\" autocomplete=\"username\" required></label>\
-         <label>Password <input name=\"password\" type=\"password\" autocomplete=\"current-password\" required></label>\
-         <button type=\"submit\">Log in</button></form></section>",
-        notice(message),
-        esc(name)
-    )
+fn login_page(state: &Shared, message: &str, name: &str) -> Response {
+    html::page(&LoginPage {
+        layout: layout(state, "Log in", None),
+        message,
+        name,
+    })
 }
 
-pub async fn login_form(State(state): State<Shared>) -> Html<String> {
-    render(&state, "Log in", None, &login_body("", ""))
+pub async fn login_form(State(state): State<Shared>) -> Response {
+    login_page(&state, "", "")
 }
 
 #[derive(Deserialize)]
@@ -164,12 +267,7 @@ pub async fn login(
         Some(user) => logged_in(&state, &user).await,
         None => Ok((
             StatusCode::UNAUTHORIZED,
-            render(
-                &state,
-                "Log in",
-                None,
-                &login_body("Wrong name or password.", &form.name),
-            ),
+            login_page(&state, "Wrong name or password.", &form.name),
         )
             .into_response()),
     }
@@ -185,19 +283,13 @@ async fn logged_in(state: &Shared, user: &User) -> Result<Response, WebError> {
     Ok(response)
 }
 
-fn register_body(message: &str, name: &str, display: &str) -> String {
-    format!(
-        "<section class=\"panel\"><h2>Sign up</h2>{}\
-         <form method=\"post\" action=\"/register\" class=\"stack\">\
-         <label>Login name (a-z, 0-9, _ . -) <input name=\"name\" value=\"{}\" autocomplete=\"username\" required maxlength=\"32\"></label>\
-         <label>Display name <input name=\"display_name\" value=\"{}\" maxlength=\"100\"></label>\
-         <label>Password (at least 8 characters) <input name=\"password\" type=\"password\" autocomplete=\"new-password\" required></label>\
-         <label>Password again <input name=\"confirm\" type=\"password\" autocomplete=\"new-password\" required></label>\
-         <button type=\"submit\">Sign up</button></form></section>",
-        notice(message),
-        esc(name),
-        esc(display)
-    )
+fn register_page(state: &Shared, message: &str, name: &str, display: &str) -> Response {
+    html::page(&RegisterPage {
+        layout: layout(state, "Sign up", None),
+        message,
+        name,
+        display,
+    })
 }
 
 fn open_registration(state: &Shared) -> Result<(), WebError> {
@@ -207,9 +299,9 @@ fn open_registration(state: &Shared) -> Result<(), WebError> {
     }
 }
 
-pub async fn register_form(State(state): State<Shared>) -> Result<Html<String>, WebError> {
+pub async fn register_form(State(state): State<Shared>) -> Result<Response, WebError> {
     open_registration(&state)?;
-    Ok(render(&state, "Sign up", None, &register_body("", "", "")))
+    Ok(register_page(&state, "", "", ""))
 }
 
 #[derive(Deserialize)]
@@ -258,12 +350,7 @@ pub async fn register(
     let again = |message: &str| {
         Ok((
             StatusCode::UNPROCESSABLE_ENTITY,
-            render(
-                &state,
-                "Sign up",
-                None,
-                &register_body(message, name, display),
-            ),
+            register_page(&state, message, name, display),
         )
             .into_response())
     };
@@ -290,20 +377,13 @@ pub async fn register(
     }
 }
 
-fn setup_body(message: &str, user: &User, token: &str) -> String {
-    format!(
-        "<section class=\"panel\"><h2>Set up your account</h2>{}\
-         <p>Account <b>{}</b> ({}). Choose a password; this link then stops working.</p>\
-         <form method=\"post\" action=\"/setup\" class=\"stack\">\
-         <input type=\"hidden\" name=\"token\" value=\"{}\">\
-         <label>Password (at least 8 characters) <input name=\"password\" type=\"password\" autocomplete=\"new-password\" required></label>\
-         <label>Password again <input name=\"confirm\" type=\"password\" autocomplete=\"new-password\" required></label>\
-         <button type=\"submit\">Set the password</button></form></section>",
-        notice(message),
-        esc(&user.name),
-        esc(&user.display_name),
-        esc(token)
-    )
+fn setup_page(state: &Shared, message: &str, user: &User, token: &str) -> Response {
+    html::page(&SetupPage {
+        layout: layout(state, "Set up", None),
+        message,
+        user,
+        token,
+    })
 }
 
 fn used_link() -> WebError {
@@ -320,7 +400,7 @@ fn well_formed_token(token: &str) -> bool {
 pub async fn setup_form(
     State(state): State<Shared>,
     Path(token): Path<String>,
-) -> Result<Html<String>, WebError> {
+) -> Result<Response, WebError> {
     if !well_formed_token(&token) {
         return Err(used_link());
     }
@@ -329,12 +409,7 @@ pub async fn setup_form(
         .user_by_setup_token(&secret_digest(&token))
         .await?
         .ok_or_else(used_link)?;
-    Ok(render(
-        &state,
-        "Set up",
-        None,
-        &setup_body("", &user, &token),
-    ))
+    Ok(setup_page(&state, "", &user, &token))
 }
 
 #[derive(Deserialize)]
@@ -367,12 +442,8 @@ pub async fn setup(
     let hash = match new_password_hash(&form.password, &form.confirm).await? {
         Ok(h) => h,
         Err(why) => {
-            let body = setup_body(&format!("Password: {why}."), &user, &form.token);
-            return Ok((
-                StatusCode::UNPROCESSABLE_ENTITY,
-                render(&state, "Set up", None, &body),
-            )
-                .into_response());
+            let page = setup_page(&state, &format!("Password: {why}."), &user, &form.token);
+            return Ok((StatusCode::UNPROCESSABLE_ENTITY, page).into_response());
         }
     };
     // Spent in one statement: of two racing requests, one wins.
@@ -403,127 +474,64 @@ pub async fn logout(
     Ok(redirect_with_cookie("/", auth::clear_cookie(&state)?))
 }
 
-fn state_badge(state: crate::ladder::versions::VersionState) -> String {
-    format!("<span class=\"state state-{0}\">{0}</span>", state.as_str())
-}
-
 pub async fn my_bots(State(state): State<Shared>, headers: HeaderMap) -> Response {
     let session = match require_session(&state, &headers).await {
         Ok(s) => s,
         Err(r) => return r,
     };
-    match my_bots_body(&state, &session, "").await {
-        Ok(body) => render(&state, "My bots", Some(&session), &body).into_response(),
+    match my_bots_page(&state, &session, "").await {
+        Ok(page) => page,
         Err(e) => e.into_response(),
     }
 }
 
-async fn my_bots_body(
+async fn my_bots_page(
     state: &Shared,
     session: &Session,
     message: &str,
-) -> Result<String, WebError> {
+) -> Result<Response, WebError> {
     let user = session.user();
-    let bots = state.db.bots_of(user.id).await?;
+    let mut bots = Vec::new();
+    for bot in state.db.bots_of(user.id).await? {
+        let versions = state.db.versions_of(bot.id).await?;
+        bots.push(BotVersions {
+            versions: versions
+                .into_iter()
+                .map(|v| VersionLine {
+                    number: v.number,
+                    uploaded: html::time(v.created_at),
+                    state: v.state.as_str(),
+                    language: v.language,
+                    source_name: v.source_name,
+                })
+                .collect(),
+            name: bot.name,
+        });
+    }
     let frozen = state.db.frozen_at().await?.is_some();
-    let mut body = String::new();
-    body.push_str(&notice(message));
-    body.push_str(&super::final_report::contest_notice(state).await);
-    body.push_str(&format!(
-        "<section class=\"panel\"><h2>My bots</h2>\
-         <p id=\"account\">Signed in as {}; others see you by that name on the leaderboard \
-         and your bots' pages.</p>",
-        html::person(&user.name, &user.display_name)
-    ));
-    if state.contest.assignment.is_some() {
-        body.push_str(&format!(
-            "<p><a href=\"/grades\">My grades</a>: every upload is graded against the reference bots.{}</p>",
-            if user.is_admin {
-                " <a href=\"/admin/gradebook\">The gradebook</a>"
-            } else {
-                ""
-            }
-        ));
-    }
-    if bots.is_empty() {
-        body.push_str("<p class=\"muted\">No bot yet: upload one below.</p>");
-    }
-    for bot in &bots {
-        body.push_str(&format!("<h3>{}</h3>", esc(&bot.name)));
-        body.push_str(
-            "<table class=\"list\"><tr><th>Version</th><th>Language</th><th>Upload</th>\
-             <th>Uploaded</th><th>State</th></tr>",
-        );
-        for v in state.db.versions_of(bot.id).await? {
-            body.push_str(&format!(
-                "<tr><td><a href=\"/bots/{}/versions/{}\">v{}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                esc(&bot.name),
-                v.number,
-                v.number,
-                esc(&v.language),
-                esc(&v.source_name),
-                html::time(v.created_at),
-                state_badge(v.state)
-            ));
-        }
-        body.push_str("</table>");
-    }
-    body.push_str("</section>");
-
-    let options: String = state
-        .submissions
-        .languages()
-        .iter()
-        .map(|l| format!("<option value=\"{l}\">{l}</option>"))
-        .collect();
-    let datalist: String = bots
-        .iter()
-        .map(|b| format!("<option value=\"{}\">", esc(&b.name)))
-        .collect();
-    if frozen {
-        body.push_str(
-            "<section class=\"panel\"><h2>Upload a version</h2>\
-             <p>Uploads are frozen: the organizer has closed submissions for the final round robin.</p></section>",
-        );
-    } else {
-        body.push_str(&format!(
-            "<section class=\"panel\"><h2>Upload a version</h2>\
-             <p class=\"muted\">A new bot name creates a bot (at most {} per account); an existing one gets a new version. \
-             One source file, or a .zip / .tar.gz archive, at most {}.</p>\
-             <form method=\"post\" action=\"/bots/upload\" enctype=\"multipart/form-data\" class=\"stack\">{}\
-             <label>Bot name <input name=\"bot\" list=\"my-bots\" required maxlength=\"32\"></label>\
-             <datalist id=\"my-bots\">{datalist}</datalist>\
-             <label>Language <select name=\"language\">{options}</select></label>\
-             <label>File <input type=\"file\" name=\"file\" required></label>\
-             <button type=\"submit\">Upload</button></form></section>",
-            state.submissions.policy().bots_per_user,
-            html::bytes(state.submissions.policy().max_bytes),
-            csrf_field(&session.record.csrf_token)
-        ));
-    }
+    let banner = super::final_report::contest_notice(state).await;
     let tokens = state.db.api_tokens_of(user.id).await?;
-    body.push_str("<section class=\"panel\"><h2>API tokens</h2>");
-    if !tokens.is_empty() {
-        body.push_str("<table class=\"list\"><tr><th>Label</th><th>Created</th><th>Last used</th><th></th></tr>");
-        for t in &tokens {
-            body.push_str(&format!(
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td><form method=\"post\" action=\"/tokens/{}/revoke\" class=\"inline\">{}<button type=\"submit\">Revoke</button></form></td></tr>",
-                esc(&t.label),
-                html::time(t.created_at),
-                t.last_used_at.map(html::time).unwrap_or_else(|| "never".into()),
-                t.id,
-                csrf_field(&session.record.csrf_token)
-            ));
-        }
-        body.push_str("</table>");
-    }
-    body.push_str(&format!(
-        "<form method=\"post\" action=\"/tokens\" class=\"stack\">{}\
-         <label>Label <input name=\"label\" required maxlength=\"100\" placeholder=\"laptop\"></label>\
-         <button type=\"submit\">New API token</button></form></section>",
-        csrf_field(&session.record.csrf_token)
-    ));
-    Ok(body)
+    let policy = state.submissions.policy();
+    Ok(html::page(&MyBotsPage {
+        layout: layout(state, "My bots", Some(session)),
+        message,
+        banner,
+        me: html::person(&user.name, &user.display_name),
+        assignment: state.contest.assignment.is_some(),
+        is_admin: user.is_admin,
+        bots,
+        frozen,
+        languages: state
+            .submissions
+            .languages()
+            .iter()
+            .map(|l| l.as_str())
+            .collect(),
+        bots_per_user: policy.bots_per_user,
+        max_upload: html::bytes(policy.max_bytes),
+        csrf: &session.record.csrf_token,
+        tokens: tokens.into_iter().map(TokenRow::of).collect(),
+    }))
 }
 
 pub async fn upload(
@@ -543,10 +551,8 @@ pub async fn upload(
         Err(e) if e.status.is_client_error() && e.status != StatusCode::FORBIDDEN => {
             // Shown above the form, which keeps what the page had.
             let status = e.status;
-            match my_bots_body(&state, &session, &format!("Upload refused: {}", e.message)).await {
-                Ok(body) => {
-                    (status, render(&state, "My bots", Some(&session), &body)).into_response()
-                }
+            match my_bots_page(&state, &session, &format!("Upload refused: {}", e.message)).await {
+                Ok(page) => (status, page).into_response(),
                 Err(e) => e.into_response(),
             }
         }
@@ -623,49 +629,37 @@ pub async fn version_page(
     let result = async {
         let (bot, v) = owned_version(&state, session.user(), &name, &number).await?;
         let files = state.submissions.files(&v).map_err(WebError::internal)?;
-        let mut list = String::new();
-        for (path, size) in &files {
-            list.push_str(&format!(
-                "<tr><td><a href=\"/bots/{}/versions/{}/files/{}\">{}</a></td><td>{size}</td></tr>",
-                esc(&bot.name),
-                v.number,
-                esc(&url_path(path)),
-                esc(path)
-            ));
-        }
-        let log = |title: &str, text: &str| {
-            if text.is_empty() {
-                format!("<h3>{title}</h3><p class=\"muted\">Nothing yet.</p>")
-            } else {
-                format!("<h3>{title}</h3><pre class=\"log\">{}</pre>", esc(text))
-            }
+        let files = files
+            .into_iter()
+            .map(|(path, size)| FileRow {
+                url: url_path(&path),
+                path,
+                size,
+            })
+            .collect();
+        let size = html::bytes(v.unpacked_bytes.max(0) as u64);
+        let size = match v.file_count {
+            1 => format!("1 file, {size}"),
+            n => format!("{n} files, {size}"),
         };
-        let body = format!(
-            "<section class=\"panel\"><h2>{} v{}</h2>\
-             <p>{} · {} · uploaded {} · {} · sha256 <code>{}</code></p>\
-             <p>State: {}</p>{}{}</section>\
-             <section class=\"panel\"><h2>Files</h2><table class=\"list\"><tr><th>Path</th><th>Bytes</th></tr>{list}</table></section>",
-            esc(&bot.name),
-            v.number,
-            esc(&v.language),
-            esc(&v.source_name),
-            html::time(v.created_at),
-            match v.file_count {
-                1 => format!("1 file, {}", html::bytes(v.unpacked_bytes.max(0) as u64)),
-                n => format!("{n} files, {}", html::bytes(v.unpacked_bytes.max(0) as u64)),
-            },
-            esc(&v.source_sha256),
-            state_badge(v.state),
-            log("Build log", &v.build_log),
-            log("Check log", &v.check_log),
-        );
-        let page = render(&state, &format!("{} v{}", bot.name, v.number), Some(&session), &body);
+        let page = html::page(&VersionPage {
+            layout: layout(
+                &state,
+                format!("{} v{}", bot.name, v.number),
+                Some(&session),
+            ),
+            bot: &bot.name,
+            v: &v,
+            uploaded: html::time(v.created_at),
+            size,
+            files,
+        });
         Ok::<_, WebError>((page, v.state))
     }
     .await;
     match result {
         Ok((page, version_state)) => {
-            let mut response = page.into_response();
+            let mut response = page;
             // Until built and checked (seconds), the page reloads itself to show the logs:
             // the `Refresh` header, since the pages carry no script.
             if matches!(
@@ -785,16 +779,11 @@ pub async fn create_token(
                 .get(header::HOST)
                 .and_then(|h| h.to_str().ok())
                 .unwrap_or("127.0.0.1:8080");
-            let body = format!(
-                "<section class=\"panel\"><h2>New API token</h2>\
-                 <p>Copy it now: it is shown only this once (the server keeps only its hash).</p>\
-                 <p><code class=\"token\">{token}</code></p>\
-                 <p>Upload a version from a terminal:</p>\
-                 <pre class=\"log\">curl -H 'Authorization: Bearer {token}' -F file=@bot.py -F language=python http://{}/api/bots/BOTNAME/versions</pre>\
-                 <p><a href=\"/bots\">Back to my bots</a></p></section>",
-                esc(host)
-            );
-            render(&state, "New API token", Some(&session), &body).into_response()
+            html::page(&NewTokenPage {
+                layout: layout(&state, "New API token", Some(&session)),
+                token: &token,
+                host,
+            })
         }
         Err(e) => e.into_response(),
     }
