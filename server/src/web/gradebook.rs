@@ -380,3 +380,130 @@ pub async fn api_regrade(State(state): State<Shared>, ApiUser(user): ApiUser) ->
         Err(e) => WebError::internal(format!("{e:#}")).api().into_response(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assignment::gradebook::{UploadGrades, Verdict};
+    use crate::web::grades::ReferenceInfo;
+
+    fn verdict(reference: &str, state: &str, why: &str) -> Verdict {
+        Verdict {
+            reference: reference.into(),
+            state: state.into(),
+            blocks: 2,
+            edge: Some(0.25),
+            lower: Some(-0.5),
+            upper: Some(1.0),
+            mark: 0.1,
+            mark_means: "beats <random>".into(),
+            why: why.into(),
+            match_id: Some(7),
+        }
+    }
+
+    /// Names, reasons and marks as a teacher and students wrote them are escaped; a paused
+    /// grade's reason is the teacher's (in the tooltip and the paused list), the student
+    /// reads only that it is paused.
+    #[test]
+    fn the_gradebook_escapes_and_keeps_the_teachers_details() {
+        let upload = UploadGrades {
+            version_id: 1,
+            bot: "b<1>".into(),
+            version: 3,
+            uploaded_at_ms: 0,
+            uploaded_at: "1970-01-01 00:00 UTC".into(),
+            late: true,
+            build: "ready".into(),
+            verdicts: vec![
+                verdict("ref<a>", "paused", "the reference <crashed>"),
+                verdict("ref-b", "fail", "your bot's fault"),
+            ],
+            score: None,
+        };
+        let book = Gradebook {
+            assignment: AssignmentInfo {
+                deadline: "2026-12-01 10:25 UTC".into(),
+                deadline_ms: 0,
+                closes_at_ms: 0,
+                late_penalty: 0.2,
+                counted: "last",
+                rule: "a rule".into(),
+                references: vec![ReferenceInfo {
+                    name: "ref<a>".into(),
+                    mark: 0.1,
+                    why: String::new(),
+                }],
+            },
+            students: vec![StudentGrades {
+                name: "stu".into(),
+                display_name: "Student <One>".into(),
+                uploads: vec![upload],
+                counted: Some(0),
+                grade: None,
+                comment: String::new(),
+            }],
+            queue: Queue {
+                queued: 1,
+                running: 2,
+                open_grades: 1,
+                paused_grades: 1,
+            },
+            references: vec![ReferenceBuild {
+                name: "ref<a>".into(),
+                version: 1,
+                state: "ready".into(),
+            }],
+            copies: vec![],
+        };
+        let user = crate::storage::User {
+            id: 1,
+            name: "teacher".into(),
+            display_name: String::new(),
+            is_admin: true,
+            has_password: true,
+        };
+        let layout = Layout::new(
+            "Class",
+            "Gradebook",
+            Some(html::Viewer {
+                user: &user,
+                csrf: "tok",
+            }),
+        );
+        let page = gradebook_page(layout, &book, "tok").render().unwrap();
+        for raw in ["<1>", "<a>", "<One>", "<crashed>", "<random>"] {
+            assert!(!page.contains(raw), "{raw}: {page}");
+        }
+        assert!(
+            page.contains("<td>Student &lt;One&gt; <span class=\"muted login\">(stu)</span></td>"),
+            "{page}"
+        );
+        assert!(page.contains("<th>ref&lt;a&gt; (+0.10)</th>"), "{page}");
+        assert!(
+            page.contains("<td title=\"the reference &lt;crashed&gt;\"><span class=\"state state-paused\">paused</span></td>"),
+            "{page}"
+        );
+        assert!(
+            page.contains(
+                "<li>stu b&lt;1&gt; v3 against ref&lt;a&gt;: the reference &lt;crashed&gt;</li>"
+            ),
+            "{page}"
+        );
+        // The verdicts below: as the student reads them.
+        assert!(
+            page.contains("paused by a problem on the teacher&#39;s side"),
+            "{page}"
+        );
+        assert!(
+            page.contains("your bot&#39;s fault (<a href=\"/matches/7/replay\">the match</a>)"),
+            "{page}"
+        );
+        assert!(page.contains("<td>+0.25 [-0.50, +1.00]</td>"), "{page}");
+        assert!(page.contains("<h3 id=\"stu\">stu</h3>"), "{page}");
+        assert!(
+            page.contains("<form method=\"post\" action=\"/admin/regrade\" class=\"inline\"><input type=\"hidden\" name=\"csrf\" value=\"tok\">"),
+            "{page}"
+        );
+    }
+}

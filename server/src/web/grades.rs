@@ -276,7 +276,10 @@ pub struct VerdictRow {
     /// The state as a class name (no spaces).
     pub state_class: String,
     pub state: String,
+    /// Why, as the student reads it (a paused grade's details are the teacher's).
     pub why: String,
+    /// Why, in the grader's own words (the gradebook's tooltip, for the teacher).
+    pub detail: String,
     /// The match a failed verdict was decided by.
     pub failed_in: Option<i64>,
 }
@@ -304,6 +307,7 @@ pub fn upload_view(u: &UploadGrades, counted: bool, student: &str) -> UploadView
                 state_class: v.state.replace(' ', "-"),
                 state: v.state.clone(),
                 why,
+                detail: v.why.clone(),
                 failed_in: v.match_id.filter(|_| v.state == "fail"),
             }
         })
