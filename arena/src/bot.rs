@@ -28,7 +28,7 @@ mod stderr;
 mod stdout;
 mod usage;
 
-pub use bwrap::{BwrapPlan, Hidden, SYSTEM_DIRS, bwrap_args, probe_bwrap};
+pub use bwrap::{BwrapPlan, BwrapUnusable, Hidden, SYSTEM_DIRS, bwrap_args, probe_bwrap};
 pub use cgroup::{CgroupReport, CgroupUsage, CgroupVersion, reap_stale};
 pub use decision_stderr::{
     DECISION_BYTES, DECISION_LINES, DecisionLines, DecisionStderr, SEAT_BUDGET_BYTES,
@@ -44,7 +44,7 @@ pub use process::{BotProcess, ExitSummary};
 pub use report::SandboxReport;
 pub use run::{Completion, run_to_completion};
 pub use spec::{
-    BotSpec, CPUS_RANGE, DEFAULT_MAX_LINE_BYTES, DEFAULT_MILLICPUS, DEFAULT_PATH,
+    BotSpec, CPUS_RANGE, CpusError, DEFAULT_MAX_LINE_BYTES, DEFAULT_MILLICPUS, DEFAULT_PATH,
     DEFAULT_STDERR_KEEP_BYTES, Limits, SandboxLevel, millicpus,
 };
 pub use stderr::{SUMMARY_TAIL_BYTES, StderrSummary};

@@ -16,7 +16,7 @@ pub use replay_page::{
     write_shared_replay_page, write_shared_viewer,
 };
 pub use report_page::{
-    ReplaySelection, ReportData, ReportMatch, ReportSummary, TournamentInfo, parse_replays,
-    replay_pages_dir, report_page, write_report,
+    ReplaySelection, ReplaySelectionError, ReportData, ReportMatch, ReportSummary, TournamentInfo,
+    parse_replays, replay_pages_dir, report_page, write_report,
 };
 pub use template::{escape_html, json_for_script};

@@ -395,14 +395,25 @@ fn push(out: &mut Vec<OsString>, parts: &[&std::ffi::OsStr]) {
     out.extend(parts.iter().map(|p| p.to_os_string()));
 }
 
+/// Why bubblewrap cannot sandbox bots here.
+#[derive(Debug, thiserror::Error)]
+pub enum BwrapUnusable {
+    #[error("cannot create a temporary directory: {0}")]
+    TempDir(#[source] std::io::Error),
+    #[error("{0}")]
+    Spawn(#[source] super::SpawnError),
+    /// `bwrap` ran and failed: its exit status and the end of its stderr.
+    #[error("bwrap failed ({status}): {stderr}")]
+    Failed { status: String, stderr: String },
+}
+
 /// Checks that `bwrap` is installed and can create the namespaces and mounts we use, by
 /// running `true` exactly as a bot at [`SandboxLevel::Bwrap`] would run (inside a hidden
 /// directory). `Err` says why it can't be used.
 ///
 /// [`SandboxLevel::Bwrap`]: super::SandboxLevel::Bwrap
-pub async fn probe_bwrap() -> Result<(), String> {
-    let dir =
-        tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+pub async fn probe_bwrap() -> Result<(), BwrapUnusable> {
+    let dir = tempfile::tempdir().map_err(BwrapUnusable::TempDir)?;
     let mut spec = BotSpec::new(
         "bwrap-probe",
         vec!["true".to_string()],
@@ -412,11 +423,10 @@ pub async fn probe_bwrap() -> Result<(), String> {
     spec.sandbox = SandboxLevel::Bwrap;
     // Exercise every kind of mount a bot may get: a hidden directory holding the workdir.
     let hidden = dir.path().join("hidden");
-    std::fs::create_dir_all(&hidden)
-        .map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+    std::fs::create_dir_all(&hidden).map_err(BwrapUnusable::TempDir)?;
     spec.workdir = hidden.join("work");
     spec.hidden = vec![hidden];
-    let bot = BotProcess::spawn(&spec).map_err(|e| e.to_string())?;
+    let bot = BotProcess::spawn(&spec).map_err(BwrapUnusable::Spawn)?;
     let exit = bot.shutdown(Duration::from_secs(10)).await;
     if exit.code == Some(0) {
         Ok(())
@@ -424,10 +434,10 @@ pub async fn probe_bwrap() -> Result<(), String> {
         let status = exit
             .status
             .map_or("no status".to_string(), |s| s.to_string());
-        Err(format!(
-            "bwrap failed ({status}): {}",
-            exit.stderr.tail.trim()
-        ))
+        Err(BwrapUnusable::Failed {
+            status,
+            stderr: exit.stderr.tail.trim().to_string(),
+        })
     }
 }
 

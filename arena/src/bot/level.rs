@@ -34,6 +34,7 @@ fn probe_in_own_thread() -> Result<(), String> {
             .build()
             .map_err(|e| format!("cannot start a runtime: {e}"))?
             .block_on(probe_bwrap())
+            .map_err(|e| e.to_string())
     })
     .join()
     .unwrap_or_else(|_| Err("the probe panicked".to_string()))

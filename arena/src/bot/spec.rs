@@ -155,15 +155,22 @@ fn is_default_millicpus(millicpus: &Option<u64>) -> bool {
 /// of a CPU (1 ms per 100 ms period); more than 1024 CPUs is a typo, not a machine.
 pub const CPUS_RANGE: (f64, f64) = (0.01, 1024.0);
 
+/// A number of CPUs outside [`CPUS_RANGE`] (or not a number).
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+#[error(
+    "{0} is not a number of CPUs from {min} to {max} (1 is one CPU's worth of time for the bot \
+     and all it starts, 0.5 half of one)",
+    min = CPUS_RANGE.0,
+    max = CPUS_RANGE.1
+)]
+pub struct CpusError(pub f64);
+
 /// A number of CPUs as the operator writes it (`1`, `0.5`, `2.25`) in thousandths of a CPU,
 /// for [`Limits::millicpus`]; an error that says what is accepted otherwise.
-pub fn millicpus(cpus: f64) -> Result<u64, String> {
+pub fn millicpus(cpus: f64) -> Result<u64, CpusError> {
     let (min, max) = CPUS_RANGE;
     if !cpus.is_finite() || !(min..=max).contains(&cpus) {
-        return Err(format!(
-            "{cpus} is not a number of CPUs from {min} to {max} (1 is one CPU's worth of time \
-             for the bot and all it starts, 0.5 half of one)"
-        ));
+        return Err(CpusError(cpus));
     }
     Ok((cpus * 1000.0).round() as u64)
 }
@@ -236,7 +243,7 @@ mod tests {
         assert_eq!(millicpus(2.2505), Ok(2251));
         assert_eq!(millicpus(1024.0), Ok(1_024_000));
         for bad in [0.0, 0.009, -1.0, 1024.5, f64::NAN, f64::INFINITY] {
-            let error = millicpus(bad).unwrap_err();
+            let error = millicpus(bad).unwrap_err().to_string();
             assert!(
                 error.contains("not a number of CPUs from 0.01 to 1024"),
                 "{error}"

@@ -201,7 +201,7 @@ fn parse_cpus(text: &str) -> Result<u64, String> {
         .trim()
         .parse()
         .map_err(|_| format!("{text:?} is not a number of CPUs such as 1 or 0.5"))?;
-    arena::bot::millicpus(cpus)
+    arena::bot::millicpus(cpus).map_err(|e| e.to_string())
 }
 
 pub fn at_least_one<T>(text: &str) -> Result<T, String>

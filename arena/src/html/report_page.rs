@@ -68,8 +68,13 @@ pub enum ReplaySelection {
     Sample(usize),
 }
 
+/// A `--replays` value that is none of `all`, `none` or `sample:N`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?}: expected all, none or sample:N (N a number above 0)")]
+pub struct ReplaySelectionError(pub String);
+
 /// Parses `all`, `none` or `sample:N` (N > 0).
-pub fn parse_replays(text: &str) -> Result<ReplaySelection, String> {
+pub fn parse_replays(text: &str) -> Result<ReplaySelection, ReplaySelectionError> {
     match text {
         "all" => Ok(ReplaySelection::All),
         "none" => Ok(ReplaySelection::None),
@@ -78,9 +83,7 @@ pub fn parse_replays(text: &str) -> Result<ReplaySelection, String> {
                 .strip_prefix("sample:")
                 .and_then(|n| n.parse::<usize>().ok())
                 .filter(|&n| n > 0)
-                .ok_or_else(|| {
-                    format!("{text:?}: expected all, none or sample:N (N a number above 0)")
-                })?;
+                .ok_or_else(|| ReplaySelectionError(text.to_string()))?;
             Ok(ReplaySelection::Sample(n))
         }
     }
@@ -611,7 +614,7 @@ mod tests {
         assert_eq!(parse_replays("none"), Ok(ReplaySelection::None));
         assert_eq!(parse_replays("sample:3"), Ok(ReplaySelection::Sample(3)));
         for bad in ["sample:0", "sample:", "sample:x", "some", "", "sample:-1"] {
-            let err = parse_replays(bad).unwrap_err();
+            let err = parse_replays(bad).unwrap_err().to_string();
             assert!(err.contains("sample:N"), "{bad}: {err}");
         }
         let picked = |s: ReplaySelection, n: usize| -> Vec<usize> {

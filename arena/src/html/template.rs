@@ -3,12 +3,21 @@
 
 use serde::Serialize;
 
+/// A template and the values given for it disagree: a bug in the template or its caller.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TemplateError {
+    #[error("template placeholder {{{{{0}}}}} has no value")]
+    NoValue(String),
+    #[error("template has no placeholder {{{{{0}}}}}")]
+    NoPlaceholder(String),
+}
+
 /// Fills `{{NAME}}` placeholders of `template` with the given values.
 ///
 /// Only the template is scanned: a value is inserted as it is, so a value that happens to
 /// contain `{{...}}` is never expanded. A placeholder without a value is an error (a bug in a
 /// template or its caller), as is a value whose placeholder is missing.
-pub fn fill(template: &str, values: &[(&str, &str)]) -> Result<String, String> {
+pub fn fill(template: &str, values: &[(&str, &str)]) -> Result<String, TemplateError> {
     let extra: usize = values.iter().map(|(_, v)| v.len()).sum();
     let mut out = String::with_capacity(template.len() + extra);
     let mut used = vec![false; values.len()];
@@ -19,7 +28,7 @@ pub fn fill(template: &str, values: &[(&str, &str)]) -> Result<String, String> {
         };
         let name = &rest[start + 2..start + 2 + len];
         let Some(index) = values.iter().position(|(key, _)| *key == name) else {
-            return Err(format!("template placeholder {{{{{name}}}}} has no value"));
+            return Err(TemplateError::NoValue(name.to_string()));
         };
         used[index] = true;
         out.push_str(&rest[..start]);
@@ -28,10 +37,7 @@ pub fn fill(template: &str, values: &[(&str, &str)]) -> Result<String, String> {
     }
     out.push_str(rest);
     if let Some(unused) = used.iter().position(|u| !u) {
-        return Err(format!(
-            "template has no placeholder {{{{{}}}}}",
-            values[unused].0
-        ));
+        return Err(TemplateError::NoPlaceholder(values[unused].0.to_string()));
     }
     Ok(out)
 }
@@ -108,12 +114,13 @@ mod tests {
 
     #[test]
     fn fill_reports_missing_and_unused_values() {
-        assert!(fill("{{A}}", &[]).unwrap_err().contains("{{A}}"));
-        assert!(
-            fill("no placeholder", &[("A", "x")])
-                .unwrap_err()
-                .contains("{{A}}")
+        let missing = fill("{{A}}", &[]).unwrap_err();
+        assert_eq!(
+            missing.to_string(),
+            "template placeholder {{A}} has no value"
         );
+        let unused = fill("no placeholder", &[("A", "x")]).unwrap_err();
+        assert_eq!(unused.to_string(), "template has no placeholder {{A}}");
         // A lone "{{" without its end is plain text.
         assert_eq!(fill("a {{ b", &[]).unwrap(), "a {{ b");
     }

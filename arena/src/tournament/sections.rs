@@ -155,10 +155,10 @@ impl LimitsSection {
     fn millicpus(&self) -> Result<u64, SectionError> {
         match &self.cpus {
             None => Ok(crate::bot::DEFAULT_MILLICPUS),
-            Some(v) => crate::bot::millicpus(*v.get_ref()).map_err(|message| SectionError {
+            Some(v) => crate::bot::millicpus(*v.get_ref()).map_err(|e| SectionError {
                 span: Some(v.span()),
                 field: "limits.cpus".into(),
-                message,
+                message: e.to_string(),
             }),
         }
     }

@@ -151,7 +151,7 @@ async fn bwrap_works(test: &str) -> bool {
     match probe_bwrap().await {
         Ok(_) => true,
         Err(why) => {
-            skip(test, &why);
+            skip(test, &why.to_string());
             false
         }
     }

@@ -79,7 +79,10 @@ async fn a_process_that_runs_forever_is_stopped_at_the_limit() {
 #[tokio::test]
 async fn bwrap_build_writes_its_workdir_and_has_no_network() {
     if let Err(why) = probe_bwrap().await {
-        skip("bwrap_build_writes_its_workdir_and_has_no_network", &why);
+        skip(
+            "bwrap_build_writes_its_workdir_and_has_no_network",
+            &why.to_string(),
+        );
         return;
     }
     let dir = tempfile::tempdir().unwrap();

@@ -53,7 +53,7 @@ async fn subreaper_leaves_no_process_and_no_zombie_in_the_group() {
     // Under bwrap the sandbox (bwrap's namespace init, the bot, its child) is in the group
     // too, and all of it comes back to us and is reaped.
     if let Err(why) = probe_bwrap().await {
-        skip("the bwrap part of this test", &why);
+        skip("the bwrap part of this test", &why.to_string());
     } else {
         let mut spec3 = spec(&dir, "fork3", python("fork_holder.py", &[&mark]));
         spec3.sandbox = SandboxLevel::Bwrap;

@@ -17,29 +17,49 @@ fn argon2() -> Argon2<'static> {
 }
 
 /// Why a new password is refused, in words for the user.
-pub fn check_new_password(password: &str) -> Result<(), String> {
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PasswordRefused {
+    #[error("a password has at least {MIN_PASSWORD_CHARS} characters")]
+    TooShort,
+    #[error("a password has at most {MAX_PASSWORD_BYTES} bytes")]
+    TooLong,
+}
+
+/// Checks a new password's length.
+pub fn check_new_password(password: &str) -> Result<(), PasswordRefused> {
     if password.chars().count() < MIN_PASSWORD_CHARS {
-        return Err(format!(
-            "a password has at least {MIN_PASSWORD_CHARS} characters"
-        ));
+        return Err(PasswordRefused::TooShort);
     }
     if password.len() > MAX_PASSWORD_BYTES {
-        return Err(format!("a password has at most {MAX_PASSWORD_BYTES} bytes"));
+        return Err(PasswordRefused::TooLong);
     }
     Ok(())
 }
 
+/// Why a password could not be hashed (never the user's doing).
+#[derive(Debug, thiserror::Error)]
+pub enum HashError {
+    #[error("cannot draw a salt: {0}")]
+    Salt(String),
+    /// argon2's own error (its type implements no `std::error::Error` here).
+    #[error("cannot hash the password: {0}")]
+    Argon2(String),
+    /// The hashing thread or its queue went away.
+    #[error("cannot hash the password: {0}")]
+    Task(String),
+}
+
 /// The PHC string of a password. CPU- and memory-heavy: call it off the async threads.
-pub fn hash_password(password: &str) -> Result<String, String> {
+pub fn hash_password(password: &str) -> Result<String, HashError> {
     let mut salt = [0u8; 16];
     OsRng
         .try_fill_bytes(&mut salt)
-        .map_err(|e| format!("cannot draw a salt: {e}"))?;
-    let salt = SaltString::encode_b64(&salt).map_err(|e| e.to_string())?;
+        .map_err(|e| HashError::Salt(e.to_string()))?;
+    let salt = SaltString::encode_b64(&salt).map_err(|e| HashError::Argon2(e.to_string()))?;
     argon2()
         .hash_password(password.as_bytes(), &salt)
         .map(|h| h.to_string())
-        .map_err(|e| e.to_string())
+        .map_err(|e| HashError::Argon2(e.to_string()))
 }
 
 /// Whether `password` matches the PHC string. A malformed string matches nothing.
@@ -59,12 +79,15 @@ pub fn verify_password(password: &str, phc: &str) -> bool {
 static HASHING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(4);
 
 /// [`hash_password`] on a blocking thread, at most [`HASHING`] at once.
-pub async fn hash_password_async(password: &str) -> Result<String, String> {
-    let _permit = HASHING.acquire().await.map_err(|e| e.to_string())?;
+pub async fn hash_password_async(password: &str) -> Result<String, HashError> {
+    let _permit = HASHING
+        .acquire()
+        .await
+        .map_err(|e| HashError::Task(e.to_string()))?;
     let password = password.to_string();
     tokio::task::spawn_blocking(move || hash_password(&password))
         .await
-        .map_err(|e| e.to_string())?
+        .map_err(|e| HashError::Task(e.to_string()))?
 }
 
 /// [`verify_password`] on a blocking thread, at most [`HASHING`] at once.

@@ -319,7 +319,7 @@ async fn new_password_hash(
     confirm: &str,
 ) -> Result<Result<String, String>, WebError> {
     if let Err(why) = check_new_password(password) {
-        return Ok(Err(why));
+        return Ok(Err(why.to_string()));
     }
     if password != confirm {
         return Ok(Err("the two passwords differ".into()));
