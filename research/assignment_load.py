@@ -7,8 +7,9 @@ Python kit's bots (in turn a copy of the passive bot, the strength bot, and the 
 spread evenly over the WINDOW seconds before the deadline, while the teacher's gradebook is
 read every 5 s. The assignment is
 tournaments/classroom-assignment.toml's: three reference bots (random, passive, strength), its
-marks, 100-hand matches, 5 to 40 blocks. Prints when each student's grade came out and the time
-from the deadline until the last one (the goal: under ten minutes).
+marks, 100-hand matches, 5 to 40 blocks, 2 copy probes per reference. Prints when each
+student's grade came out, the time from the deadline until the last one (the goal: under ten
+minutes), and when the copy check's probes were all played.
 
 Run from the repository root after `cargo build --release -p arena -p teenpatti-server`, with
 PostgreSQL as .ci/run starts it:
@@ -195,7 +196,16 @@ def main():
             print(f"{name} {u['bot']}: {s['grade']:5.1f}%, out {t - uploaded[name]:6.1f} s after its "
                   f"upload ({t - deadline:+7.1f} s from the deadline; polled every 5 s); {verdicts}")
         print(f"every grade out {last - deadline:.1f} s after the deadline "
-              f"({last - start:.1f} s after the first upload); queue now {book['queue']}")
+              f"({last - start:.1f} s after the first upload); queue now {book['queue']}", flush=True)
+        # The copy check's probes (played after the grades, behind any grading block) are
+        # done when the grading queue is empty.
+        while book["queue"]["queued"] or book["queue"]["running"]:
+            time.sleep(5)
+            poll()
+        flags = sorted({tuple(sorted((c["a"], c["b"]))) + (c["kind"],) for c in book["copies"]})
+        print(f"copy check complete {time.time() - deadline:.1f} s after the deadline "
+              f"(polled every 5 s): {len(flags)} pairs listed, "
+              f"{sum(1 for f in flags if 'reference' in f[0] + f[1])} of them with a reference bot")
     finally:
         for p in processes:
             p.kill()

@@ -1027,6 +1027,15 @@ mod tests {
             "{e}"
         );
         let e = parse(&format!(
+            "{base}deadline = 2027-01-01T00:00:00Z\ncopy_blocks = 101\n{reference}"
+        ))
+        .unwrap_err();
+        assert_eq!(
+            (e.field.as_deref(), e.line),
+            (Some("assignment.copy_blocks"), Some(4)),
+            "{e}"
+        );
+        let e = parse(&format!(
             "seats = 3\n{base}deadline = 2027-01-01T00:00:00Z\n{reference}"
         ))
         .unwrap_err();
@@ -1038,5 +1047,6 @@ mod tests {
         let a = ok.assignment.unwrap();
         assert_eq!(a.deadline_ms, 1_798_761_600_000);
         assert_eq!(a.references[0].source, Path::new("/base/r.py"));
+        assert_eq!(a.copy_blocks, 2, "the default");
     }
 }

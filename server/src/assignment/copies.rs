@@ -9,14 +9,15 @@
 //! copies (fingerprints of token runs) is left out: the behaviour check below catches an
 //! edited copy that still plays the same.
 //!
-//! **Behaviour**: grading deals block `k` against reference `r` the same cards to every
-//! student, and the reference bots are deterministic given their seed (which comes from the
-//! deal and seat), so two students who decide alike meet the same situations. Walking two
+//! **Behaviour**: copy probe `k` against reference `r` deals the same cards to every upload
+//! (graded blocks deal each upload its own: see `grader::block_seed`), and the reference bots
+//! are deterministic given their seed (which comes from the deal and seat), so two students
+//! who decide alike meet the same situations. Walking two
 //! such matches hand by hand in step, every decision of the student's seat taken while both
 //! hands are still identical is compared; the first difference ends the comparison of that
 //! hand (the situations differ from there on). The share of identical decisions is near 1
 //! for a copy and well below for bots written apart. A student against a reference compares
-//! the two seat orders of one block: the student in seat 0 of one and the reference in seat
+//! the two seat orders of one block or probe: the student in seat 0 of one and the reference in seat
 //! 0 of the other see the same cards and the same history.
 
 use std::collections::HashMap;

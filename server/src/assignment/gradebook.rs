@@ -323,7 +323,9 @@ pub async fn copies(
     Ok(flags)
 }
 
-type Plays = HashMap<(i64, i64, i64), Vec<Vec<super::summary::Move>>>;
+/// An upload's played matches: (a copy probe's?, reference version, block or probe number,
+/// the upload's seat) -> moves.
+type Plays = HashMap<(bool, i64, i64, i64), Vec<Vec<super::summary::Move>>>;
 
 fn play_copies(
     policy: &AssignmentPolicy,
@@ -331,12 +333,10 @@ fn play_copies(
     reference_names: &HashMap<i64, String>,
     moves: Vec<crate::storage::GradedMoves>,
 ) -> Vec<CopyFlag> {
-    // Per upload: (reference name's block key) -> moves, keyed by (reference version, block,
-    // the upload's seat).
     let mut plays: HashMap<i64, Plays> = HashMap::new();
     for m in moves {
         plays.entry(m.version_id).or_default().insert(
-            (m.reference_version_id, m.block, m.seat),
+            (m.probe, m.reference_version_id, m.block, m.seat),
             moves_from_json(&m.moves),
         );
     }
@@ -357,21 +357,23 @@ fn play_copies(
         let pa = plays.get(ida).unwrap_or(&empty);
         for (b, idb) in &counted[i + 1..] {
             let pb = plays.get(idb).unwrap_or(&empty);
+            // Two students met the same deals in the copy probes only (graded blocks are
+            // every upload's own).
             let mut agreed = Agreement::default();
-            for (key, ma) in pa {
+            for (key, ma) in pa.iter().filter(|(k, _)| k.0) {
                 if let Some(mb) = pb.get(key) {
-                    agreed.add(agreement(ma, mb, key.2 as usize));
+                    agreed.add(agreement(ma, mb, key.3 as usize));
                 }
             }
             flag(a, b, agreed, &mut flags);
         }
-        // Against each reference: the two seat orders of one block.
+        // Against each reference: the two seat orders of one block or probe.
         let mut by_reference: HashMap<i64, Agreement> = HashMap::new();
-        for (&(reference, block, seat), ma) in pa {
+        for (&(probe, reference, block, seat), ma) in pa {
             if seat != 0 {
                 continue;
             }
-            if let Some(mb) = pa.get(&(reference, block, 1)) {
+            if let Some(mb) = pa.get(&(probe, reference, block, 1)) {
                 let entry = by_reference.entry(reference).or_default();
                 // Seat 0: the student in `ma`, the reference in `mb`; seat 1 the other way.
                 entry.add(agreement(ma, mb, 0));
@@ -432,6 +434,7 @@ mod tests {
             late_penalty: 0.2,
             counted,
             copy_threshold: 0.9,
+            copy_blocks: 2,
         }
     }
 

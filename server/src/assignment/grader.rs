@@ -9,8 +9,12 @@
 //! match is played again, and a block counts only once both its results are stored, so
 //! nothing is counted twice. A grade is judged again when its mark changed, and after the
 //! teacher's re-grade.
+//!
+//! Once an upload's grade against a reference is out, the step also schedules its copy
+//! probes: blocks on deals every upload meets (the graded blocks' deals are each upload's
+//! own), for the copy check alone: never judged here and never shown to the student.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use arena::standings::stats::BlockSample;
 use sha2::{Digest, Sha256};
@@ -42,14 +46,27 @@ pub fn looks(policy: &AssignmentPolicy) -> Looks {
     }
 }
 
-/// The deal seed of block `block` against `reference`: the same for every student (the copy
-/// check compares decisions on equal deals), secret while the assignment's secret is.
-pub fn block_seed(secret: &str, reference: &str, block: i64) -> u64 {
-    let digest = Sha256::digest(format!("{secret}:{reference}:{block}").as_bytes());
+/// The deal seed of an upload's block `block` against `reference`: its own, never met by
+/// another upload. A student's replays show whole deals (the opponent's cards too), so a deal
+/// met twice could be played with hindsight: by the same student's next upload, or by a
+/// classmate they share replays with. Both seat orders of the block share it.
+pub fn block_seed(secret: &str, reference: &str, version_id: i64, block: i64) -> u64 {
+    seed_of(&format!("block:{secret}:{reference}:{version_id}:{block}"))
+}
+
+/// The deal seed of copy probe `probe` against `reference`: the same for every upload (the
+/// copy check compares two students' decisions on it), and secret because no probe is ever
+/// shown to a student.
+pub fn probe_seed(secret: &str, reference: &str, probe: i64) -> u64 {
+    seed_of(&format!("probe:{secret}:{reference}:{probe}"))
+}
+
+fn seed_of(text: &str) -> u64 {
+    let digest = Sha256::digest(text.as_bytes());
     u64::from_le_bytes(digest[..8].try_into().unwrap_or([0; 8]))
 }
 
-/// One grading step; returns how many blocks it scheduled.
+/// One grading step; returns how many blocks and probes it scheduled.
 pub async fn step(db: &Db, contest: &Contest) -> anyhow::Result<usize> {
     let Some(policy) = &contest.assignment else {
         return Ok(0);
@@ -63,6 +80,7 @@ pub async fn step(db: &Db, contest: &Contest) -> anyhow::Result<usize> {
         .map(|g| ((g.version_id, g.reference.clone()), g))
         .collect();
     let latest = latest_by_owner(&submissions);
+    let probes: HashSet<(i64, i64, i64)> = db.copy_probes().await?.into_iter().collect();
     let mut secret = None;
     let mut scheduled = 0;
     for sub in &submissions {
@@ -71,11 +89,19 @@ pub async fn step(db: &Db, contest: &Contest) -> anyhow::Result<usize> {
                 .get(&(sub.version_id, r.name.clone()))
                 .is_some_and(|g| (is_final(&g.state) && g.mark == r.mark) || g.state == PAUSED)
         };
+        let replaced =
+            policy.counted == Counted::Latest && latest.get(&sub.owner_id) != Some(&sub.version_id);
+        if !replaced && matches!(sub.state.as_str(), "ready" | "retired") {
+            let graded = Graded {
+                grades: &grades,
+                references: &references,
+                probes: &probes,
+            };
+            scheduled += schedule_probes(db, contest, sub, &graded, &mut secret).await?;
+        }
         if policy.references.iter().all(settled) {
             continue;
         }
-        let replaced =
-            policy.counted == Counted::Latest && latest.get(&sub.owner_id) != Some(&sub.version_id);
         if replaced {
             // Its games still waiting would grade an upload that no longer counts.
             db.cancel_grading_of(sub.version_id).await?;
@@ -129,10 +155,10 @@ pub async fn step(db: &Db, contest: &Contest) -> anyhow::Result<usize> {
                                 None => secret.insert(db.assignment_secret().await?),
                             };
                             // Blocks a re-grade dropped leave gaps: those are played again.
-                            let present: std::collections::HashSet<i64> =
-                                mine.iter().map(|m| m.block).collect();
+                            let present: HashSet<i64> = mine.iter().map(|m| m.block).collect();
                             for block in (0..until as i64).filter(|b| !present.contains(b)) {
-                                let seed = block_seed(secret, &reference.name, block);
+                                let seed =
+                                    block_seed(secret, &reference.name, sub.version_id, block);
                                 let pair = NewPair {
                                     version_a: sub.version_id,
                                     version_b: reference_version,
@@ -157,6 +183,70 @@ pub async fn step(db: &Db, contest: &Contest) -> anyhow::Result<usize> {
             });
             if changed {
                 db.put_grade(&grade).await?;
+            }
+        }
+    }
+    Ok(scheduled)
+}
+
+/// What a step read of the grading so far.
+struct Graded<'a> {
+    grades: &'a HashMap<(i64, String), Grade>,
+    /// Each reference's ready version.
+    references: &'a HashMap<String, Option<i64>>,
+    /// (upload, reference version, probe) of the copy probes scheduled.
+    probes: &'a HashSet<(i64, i64, i64)>,
+}
+
+/// Schedules an upload's copy probes against each reference whose grade is out; returns how
+/// many.
+async fn schedule_probes(
+    db: &Db,
+    contest: &Contest,
+    sub: &Submission,
+    graded: &Graded<'_>,
+    secret: &mut Option<String>,
+) -> anyhow::Result<usize> {
+    let Some(policy) = &contest.assignment else {
+        return Ok(0);
+    };
+    let mut scheduled = 0;
+    for reference in &policy.references {
+        // Once its grade is out (a fault's fail says all there is to say).
+        let judged = graded
+            .grades
+            .get(&(sub.version_id, reference.name.clone()))
+            .is_some_and(|g| {
+                matches!(g.state.as_str(), PASS | FAIL | NOT_SETTLED) && g.match_id.is_none()
+            });
+        let reference_version = graded.references.get(&reference.name).copied().flatten();
+        let (true, Some(reference_version)) = (judged, reference_version) else {
+            continue;
+        };
+        for probe in 0..policy.copy_blocks as i64 {
+            if graded
+                .probes
+                .contains(&(sub.version_id, reference_version, probe))
+            {
+                continue;
+            }
+            let secret = match secret {
+                Some(s) => s,
+                None => secret.insert(db.assignment_secret().await?),
+            };
+            let seed = probe_seed(secret, &reference.name, probe);
+            let pair = NewPair {
+                version_a: sub.version_id,
+                version_b: reference_version,
+                seeds: [seed, seed],
+                hands: policy.hands,
+                max_attempts: i64::from(contest.ladder.max_attempts),
+            };
+            match db.schedule_copy_probe(&pair, probe).await {
+                Ok(_) => scheduled += 1,
+                // Another worker scheduled it first.
+                Err(StorageError::Conflict) => {}
+                Err(e) => return Err(e.into()),
             }
         }
     }
@@ -361,10 +451,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_student_meets_the_same_deals() {
-        assert_eq!(block_seed("s", "random", 3), block_seed("s", "random", 3));
-        assert_ne!(block_seed("s", "random", 3), block_seed("s", "random", 4));
-        assert_ne!(block_seed("s", "random", 3), block_seed("s", "passive", 3));
-        assert_ne!(block_seed("s", "random", 3), block_seed("t", "random", 3));
+    fn every_upload_meets_its_own_deals_and_every_probe_the_same() {
+        // A block: the same deal for both its seat orders and a replayed match ...
+        assert_eq!(
+            block_seed("s", "random", 7, 3),
+            block_seed("s", "random", 7, 3)
+        );
+        // ... and another one for every other block, upload, reference and assignment.
+        let seeds = [
+            block_seed("s", "random", 7, 3),
+            block_seed("s", "random", 7, 4),
+            block_seed("s", "random", 8, 3),
+            block_seed("s", "passive", 7, 3),
+            block_seed("t", "random", 7, 3),
+            probe_seed("s", "random", 3),
+            probe_seed("s", "random", 4),
+            probe_seed("s", "passive", 3),
+            probe_seed("t", "random", 3),
+        ];
+        let distinct: HashSet<u64> = seeds.iter().copied().collect();
+        assert_eq!(distinct.len(), seeds.len(), "{seeds:?}");
+        // A probe does not depend on the upload: every student meets it.
+        assert_eq!(probe_seed("s", "random", 3), probe_seed("s", "random", 3));
     }
 }

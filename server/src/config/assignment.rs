@@ -13,6 +13,7 @@
 //! max_blocks = 40                   # the hand cap: 2 x hands x max_blocks per reference
 //! confidence = 0.95
 //! copy_threshold = 0.9              # share of identical decisions that flags two bots
+//! copy_blocks = 2                   # blocks per reference on the copy check's shared deals
 //!
 //! [[assignment.reference]]
 //! name = "random"
@@ -89,6 +90,10 @@ pub struct AssignmentPolicy {
     pub counted: Counted,
     /// Two bots whose decisions on the same deals agree at least this often are listed.
     pub copy_threshold: f64,
+    /// Copy probes per reference: blocks on deals every upload meets, played once its
+    /// grades are settled, to compare students' decisions (0: no comparison between
+    /// students by play).
+    pub copy_blocks: u64,
 }
 
 impl AssignmentPolicy {
@@ -114,6 +119,7 @@ pub(super) struct RawAssignment {
     max_blocks: Option<Spanned<u64>>,
     confidence: Option<Spanned<f64>>,
     copy_threshold: Option<Spanned<f64>>,
+    copy_blocks: Option<Spanned<u64>>,
     #[serde(default)]
     reference: Vec<Spanned<RawReference>>,
 }
@@ -263,6 +269,7 @@ impl RawAssignment {
             late_penalty: fraction(&self.late_penalty, "late_penalty", 0.0, 0.0, 1.0)?,
             counted,
             copy_threshold: fraction(&self.copy_threshold, "copy_threshold", 0.9, 0.5, 1.0)?,
+            copy_blocks: count(&self.copy_blocks, "copy_blocks", 2, 0, 100)?,
         })
     }
 }

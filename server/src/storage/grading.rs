@@ -48,6 +48,8 @@ pub struct BlockMatch {
     /// The upload's chips, once played.
     pub chips: Option<i64>,
     pub hands: i64,
+    /// The deal seed (the u64's bits).
+    pub seed: i64,
     /// The summary's faults (JSON), once played.
     pub faults: Option<String>,
 }
@@ -75,7 +77,10 @@ pub struct Grade {
 pub struct GradedMoves {
     pub version_id: i64,
     pub reference_version_id: i64,
+    /// The block's number, or the probe's.
     pub block: i64,
+    /// A copy probe's match (deals every upload meets), not a graded block's.
+    pub probe: bool,
     /// The upload's seat.
     pub seat: i64,
     pub moves: String,
@@ -182,16 +187,33 @@ impl Db {
     /// The matches of an upload's grading blocks, by block, each block's two matches in the
     /// order they were scheduled.
     pub async fn block_matches(&self, version_id: i64) -> Result<Vec<BlockMatch>> {
-        let rows = sqlx::query(
-            "SELECT g.pair_id AS pair_id, g.reference_version_id AS ref_id, g.block AS block, \
+        self.assignment_matches(version_id, "grading_blocks", "block")
+            .await
+    }
+
+    /// The matches of an upload's copy probes (`block` holds the probe's number), as
+    /// [`Db::block_matches`].
+    pub async fn probe_matches(&self, version_id: i64) -> Result<Vec<BlockMatch>> {
+        self.assignment_matches(version_id, "copy_probes", "probe")
+            .await
+    }
+
+    async fn assignment_matches(
+        &self,
+        version_id: i64,
+        table: &str,
+        number: &str,
+    ) -> Result<Vec<BlockMatch>> {
+        let rows = sqlx::query(&format!(
+            "SELECT g.pair_id AS pair_id, g.reference_version_id AS ref_id, g.{number} AS block, \
              m.id AS match_id, m.state AS state, m.error AS error, m.hands AS hands, \
-             s.seat AS seat, rs.chips AS chips, gs.faults AS faults \
-             FROM grading_blocks g JOIN matches m ON m.pair_id = g.pair_id \
+             m.seed AS seed, s.seat AS seat, rs.chips AS chips, gs.faults AS faults \
+             FROM {table} g JOIN matches m ON m.pair_id = g.pair_id \
              JOIN match_seats s ON s.match_id = m.id AND s.version_id = g.version_id \
              LEFT JOIN match_result_seats rs ON rs.match_id = m.id AND rs.seat = s.seat \
              LEFT JOIN grading_summaries gs ON gs.match_id = m.id \
-             WHERE g.version_id = $1 ORDER BY g.reference_version_id, g.block, m.created_at, m.id",
-        )
+             WHERE g.version_id = $1 ORDER BY g.reference_version_id, g.{number}, m.created_at, m.id"
+        ))
         .bind(version_id)
         .fetch_all(&self.pool)
         .await?;
@@ -207,10 +229,39 @@ impl Db {
                     seat: r.try_get("seat")?,
                     chips: r.try_get("chips")?,
                     hands: r.try_get("hands")?,
+                    seed: r.try_get("seed")?,
                     faults: r.try_get("faults")?,
                 })
             })
             .collect()
+    }
+
+    /// Every copy probe scheduled: (upload, reference version, probe number).
+    pub async fn copy_probes(&self) -> Result<Vec<(i64, i64, i64)>> {
+        let rows = sqlx::query("SELECT version_id, reference_version_id, probe FROM copy_probes")
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| {
+                Ok((
+                    r.try_get("version_id")?,
+                    r.try_get("reference_version_id")?,
+                    r.try_get("probe")?,
+                ))
+            })
+            .collect()
+    }
+
+    /// Whether a match belongs to a copy probe (its deals are kept from the students).
+    pub async fn is_copy_probe(&self, match_id: i64) -> Result<bool> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n FROM copy_probes c JOIN matches m ON m.pair_id = c.pair_id \
+             WHERE m.id = $1",
+        )
+        .bind(match_id)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get::<i64, _>("n")? > 0)
     }
 
     /// Every grade, or an upload's.
@@ -307,7 +358,8 @@ impl Db {
         let done = sqlx::query(
             "UPDATE matches SET state = 'cancelled', \
              error = 'a later upload replaced this one' WHERE state = 'queued' \
-             AND pair_id IN (SELECT pair_id FROM grading_blocks WHERE version_id = $1)",
+             AND (pair_id IN (SELECT pair_id FROM grading_blocks WHERE version_id = $1) \
+             OR pair_id IN (SELECT pair_id FROM copy_probes WHERE version_id = $1))",
         )
         .bind(version_id)
         .execute(&self.pool)
@@ -336,28 +388,35 @@ impl Db {
         Ok((row.try_get("queued")?, row.try_get("running")?))
     }
 
-    /// The moves of every played grading match of these uploads.
+    /// The moves of every played grading match and copy probe of these uploads.
     pub async fn graded_moves(&self, version_ids: &[i64]) -> Result<Vec<GradedMoves>> {
         let mut out = Vec::new();
         for &id in version_ids {
-            let rows = sqlx::query(
-                "SELECT g.reference_version_id AS ref_id, g.block AS block, s.seat AS seat, \
-                 gs.moves AS moves FROM grading_blocks g JOIN matches m ON m.pair_id = g.pair_id \
-                 JOIN match_seats s ON s.match_id = m.id AND s.version_id = g.version_id \
-                 JOIN grading_summaries gs ON gs.match_id = m.id \
-                 WHERE g.version_id = $1 AND m.state = 'done'",
-            )
-            .bind(id)
-            .fetch_all(&self.pool)
-            .await?;
-            for r in &rows {
-                out.push(GradedMoves {
-                    version_id: id,
-                    reference_version_id: r.try_get("ref_id")?,
-                    block: r.try_get("block")?,
-                    seat: r.try_get("seat")?,
-                    moves: r.try_get("moves")?,
-                });
+            for (table, number, probe) in [
+                ("grading_blocks", "block", false),
+                ("copy_probes", "probe", true),
+            ] {
+                let rows = sqlx::query(&format!(
+                    "SELECT g.reference_version_id AS ref_id, g.{number} AS block, \
+                     s.seat AS seat, gs.moves AS moves FROM {table} g \
+                     JOIN matches m ON m.pair_id = g.pair_id \
+                     JOIN match_seats s ON s.match_id = m.id AND s.version_id = g.version_id \
+                     JOIN grading_summaries gs ON gs.match_id = m.id \
+                     WHERE g.version_id = $1 AND m.state = 'done'"
+                ))
+                .bind(id)
+                .fetch_all(&self.pool)
+                .await?;
+                for r in &rows {
+                    out.push(GradedMoves {
+                        version_id: id,
+                        reference_version_id: r.try_get("ref_id")?,
+                        block: r.try_get("block")?,
+                        probe,
+                        seat: r.try_get("seat")?,
+                        moves: r.try_get("moves")?,
+                    });
+                }
             }
         }
         Ok(out)

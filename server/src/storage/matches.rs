@@ -154,17 +154,26 @@ impl Db {
     /// Records a pair and its two matches (seats swapped in the second), queued. Returns the
     /// pair's id.
     pub async fn schedule_pair(&self, pair: &NewPair) -> Result<i64> {
-        self.insert_pair(pair, None).await
+        self.insert_pair(pair, PairKind::Ladder).await
     }
 
     /// Records a grading block: a pair of the upload (`version_a`) and a reference bot
     /// (`version_b`), never rated, and its block number. [`super::StorageError::Conflict`] if
     /// another worker scheduled that block first.
     pub async fn schedule_grading_block(&self, pair: &NewPair, block: i64) -> Result<i64> {
-        self.insert_pair(pair, Some(block)).await
+        self.insert_pair(pair, PairKind::GradingBlock(block)).await
     }
 
-    async fn insert_pair(&self, pair: &NewPair, grading_block: Option<i64>) -> Result<i64> {
+    /// Records a copy probe: like a grading block, but on deals every upload meets, and
+    /// neither graded nor shown to the student (see `assignment::copies`); its matches are
+    /// claimed after every grading block's. [`super::StorageError::Conflict`] if another
+    /// worker scheduled that probe first.
+    pub async fn schedule_copy_probe(&self, pair: &NewPair, probe: i64) -> Result<i64> {
+        self.insert_pair(pair, PairKind::CopyProbe(probe)).await
+    }
+
+    async fn insert_pair(&self, pair: &NewPair, kind: PairKind) -> Result<i64> {
+        let grading = kind.assignment_row();
         let now = now_ms();
         let pair_id = new_id()?;
         let mut tx = self.pool.begin().await?;
@@ -176,24 +185,24 @@ impl Db {
         .bind(pair.version_a)
         .bind(pair.version_b)
         .bind(now)
-        .bind(i64::from(grading_block.is_some()))
+        .bind(i64::from(grading.is_some()))
         .execute(&mut *tx)
         .await?;
-        if let Some(block) = grading_block {
-            sqlx::query(
-                "INSERT INTO grading_blocks (pair_id, version_id, reference_version_id, block, \
-                 created_at) VALUES ($1, $2, $3, $4, $5)",
-            )
+        if let Some((table, column, number)) = grading {
+            sqlx::query(&format!(
+                "INSERT INTO {table} (pair_id, version_id, reference_version_id, {column}, \
+                 created_at) VALUES ($1, $2, $3, $4, $5)"
+            ))
             .bind(pair_id)
             .bind(pair.version_a)
             .bind(pair.version_b)
-            .bind(block)
+            .bind(number)
             .bind(now)
             .execute(&mut *tx)
             .await?;
         }
         // Grading pairs are not rated: no rating rows for them.
-        let rated = if grading_block.is_some() {
+        let rated = if grading.is_some() {
             &[][..]
         } else {
             &[pair.version_a, pair.version_b][..]
@@ -218,7 +227,8 @@ impl Db {
             let id = new_id()?;
             sqlx::query(
                 "INSERT INTO matches (id, state, seed, hands, duplicate, created_at, not_before, \
-                 max_attempts, pair_id) VALUES ($1, 'queued', $2, $3, $4, $5, $5, $6, $7)",
+                 max_attempts, pair_id, priority) \
+                 VALUES ($1, 'queued', $2, $3, $4, $5, $5, $6, $7, $8)",
             )
             .bind(id)
             .bind(pair.seeds[i] as i64)
@@ -228,6 +238,7 @@ impl Db {
             .bind(now + i as i64)
             .bind(pair.max_attempts)
             .bind(pair_id)
+            .bind(kind.priority())
             .execute(&mut *tx)
             .await?;
             for (seat, version) in seats.iter().enumerate() {
@@ -692,5 +703,35 @@ impl Db {
             .await?;
         row.map(|r| Ok((r.try_get("state")?, r.try_get("attempt")?)))
             .transpose()
+    }
+}
+
+/// What a scheduled pair is for.
+#[derive(Clone, Copy, Debug)]
+enum PairKind {
+    /// A rated pair of the ladder.
+    Ladder,
+    /// Block `n` of an assignment's grading (never rated).
+    GradingBlock(i64),
+    /// Copy probe `n` of an assignment (never rated, never graded).
+    CopyProbe(i64),
+}
+
+impl PairKind {
+    /// The assignment's table and number column the pair is recorded in, and its number.
+    fn assignment_row(self) -> Option<(&'static str, &'static str, i64)> {
+        match self {
+            PairKind::Ladder => None,
+            PairKind::GradingBlock(n) => Some(("grading_blocks", "block", n)),
+            PairKind::CopyProbe(n) => Some(("copy_probes", "probe", n)),
+        }
+    }
+
+    /// The matches' claim priority: a copy probe waits for every grade still being played.
+    fn priority(self) -> i64 {
+        match self {
+            PairKind::CopyProbe(_) => -1,
+            _ => 0,
+        }
     }
 }

@@ -36,6 +36,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "assignment",
         include_str!("../../migrations/0005_assignment.sql"),
     ),
+    (
+        6,
+        "copy probes",
+        include_str!("../../migrations/0006_copy_probes.sql"),
+    ),
 ];
 
 #[derive(Debug)]

@@ -96,6 +96,10 @@ pub async fn page(
     if !public && !admin && own_seats.is_empty() {
         return Err(WebError::not_found());
     }
+    // A copy probe's deals are met by every upload: they are the teacher's alone.
+    if !admin && state.contest.assignment.is_some() && state.db.is_copy_probe(id).await? {
+        return Err(WebError::not_found());
+    }
     let Some(gz) = state.db.replay_gz(id).await? else {
         return Err(WebError::not_found());
     };

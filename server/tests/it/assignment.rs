@@ -21,6 +21,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use common::binaries::{request, start_server, upload_body};
 use common::ladder::{kit, zip_of};
+use server::storage::{BlockMatch, Db, sqlite_url};
 
 /// A request, again after the site's `Retry-After` while it answers 429 (a class signing up
 /// from one address meets the login rate limit, as it would in a classroom).
@@ -134,6 +135,44 @@ fn replace_word(text: &str, from: &str, to: &str) -> String {
     out
 }
 
+/// The server's database, read beside it (no page lists the copy probes or the seeds).
+struct ServerDb {
+    runtime: tokio::runtime::Runtime,
+    db: Db,
+}
+
+impl ServerDb {
+    fn open(data: &Path) -> ServerDb {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let db = runtime
+            .block_on(Db::open(&sqlite_url(&data.join("contest.db"))))
+            .unwrap();
+        ServerDb { runtime, db }
+    }
+
+    /// Every upload's played copy-probe matches (`probes`) or grading-block matches, with
+    /// the upload's student.
+    fn matches(&self, probes: bool) -> Vec<(String, BlockMatch)> {
+        self.runtime.block_on(async {
+            let mut out = Vec::new();
+            for s in self.db.submissions(i64::MAX).await.unwrap() {
+                let matches = if probes {
+                    self.db.probe_matches(s.version_id).await.unwrap()
+                } else {
+                    self.db.block_matches(s.version_id).await.unwrap()
+                };
+                for m in matches.into_iter().filter(|m| m.state == "done") {
+                    out.push((s.owner.clone(), m));
+                }
+            }
+            out
+        })
+    }
+}
+
 fn write_references(dir: &Path) {
     std::fs::create_dir_all(dir.join("passive")).unwrap();
     std::fs::write(dir.join("passive/bot.py"), kit("python/minimal_bot.py")).unwrap();
@@ -161,7 +200,7 @@ fn a_class_is_graded_copies_are_found_and_the_deadline_holds() {
             "name = \"class\"\ngame = \"closest-555\"\nlanguages = [\"python\"]\n\
              [accounts]\nadmins = [\"teacher\"]\n[ladder]\nworkers = 2\n\
              [storage]\ndata_dir = \"{}\"\n\
-             [assignment]\ndeadline = {}\nhands = 50\nmin_blocks = 4\nmax_blocks = 16\n\
+             [assignment]\ndeadline = {}\nhands = 50\nmin_blocks = 4\nmax_blocks = 16\ncopy_blocks = 1\n\
              [[assignment.reference]]\nname = \"passive\"\nsource = \"references/passive\"\n\
              language = \"python\"\nmark = 0.0\nwhy = \"beats the passive bot\"\n\
              [[assignment.reference]]\nname = \"random\"\nsource = \"references/random\"\n\
@@ -318,22 +357,27 @@ fn a_class_is_graded_copies_are_found_and_the_deadline_holds() {
     assert_eq!(rows.len(), 6, "the teacher is not a student: {csv}");
 
     // Copies: dan of cat (source and play), ann of passive, ben of random; nothing else.
-    let mut flags: Vec<(String, String, String)> = book["copies"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| {
-            let (x, y) = (c["a"].as_str().unwrap(), c["b"].as_str().unwrap());
-            let (x, y) = if x < y { (x, y) } else { (y, x) };
-            (
-                x.to_string(),
-                y.to_string(),
-                c["kind"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
-    flags.sort();
-    flags.dedup();
+    // Two students are compared by play on the copy probes, played once their grades are
+    // out: the list is complete when the grading queue is empty again.
+    let flags_of = |book: &serde_json::Value| {
+        let mut flags: Vec<(String, String, String)> = book["copies"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                let (x, y) = (c["a"].as_str().unwrap(), c["b"].as_str().unwrap());
+                let (x, y) = if x < y { (x, y) } else { (y, x) };
+                (
+                    x.to_string(),
+                    y.to_string(),
+                    c["kind"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        flags.sort();
+        flags.dedup();
+        flags
+    };
     let expected: Vec<(String, String, String)> = [
         ("ann", "reference passive", "play"),
         ("ann", "reference passive", "source"),
@@ -345,7 +389,22 @@ fn a_class_is_graded_copies_are_found_and_the_deadline_holds() {
     .iter()
     .map(|(x, y, k)| (x.to_string(), y.to_string(), k.to_string()))
     .collect();
-    assert_eq!(flags, expected);
+    let server_db = ServerDb::open(&data);
+    let started = Instant::now();
+    let book = loop {
+        let book = json(&a, "/api/admin/gradebook", &teacher);
+        let probes_played = server_db.matches(true).len();
+        // Four students' uploads, two references, one probe of two matches each.
+        if probes_played == 4 * 2 * 2 && book["queue"]["queued"] == 0 {
+            break book;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(300),
+            "the copy probes were not played ({probes_played} matches): {book:#}"
+        );
+        std::thread::sleep(Duration::from_secs(2));
+    };
+    assert_eq!(flags_of(&book), expected, "{book:#}");
 
     // What a student may not see.
     let ann = bearer("ann");
@@ -410,6 +469,39 @@ fn a_class_is_graded_copies_are_found_and_the_deadline_holds() {
     );
     assert_eq!(status, 200, "her own games");
     assert!(!page.is_empty());
+    // ... but not the copy check's: its deals are every upload's, kept from all of them.
+    let probes = server_db.matches(true);
+    let (_, ann_probe) = probes.iter().find(|(owner, _)| owner == "ann").unwrap();
+    let listed = mine["matches"].as_array().unwrap();
+    assert!(
+        listed.iter().all(|m| m["match_id"] != ann_probe.match_id),
+        "{mine:#}"
+    );
+    let (status, _, _) = request(
+        &a,
+        "GET",
+        &format!("/matches/{}/replay", ann_probe.match_id),
+        &[("Cookie", &cookie)],
+        b"",
+    );
+    assert_eq!(status, 404, "a copy probe of hers");
+    // Her graded deals are her own: no other upload met any of them.
+    let blocks = server_db.matches(false);
+    let deals = |owner: &str| -> std::collections::HashSet<i64> {
+        blocks
+            .iter()
+            .filter(|(o, _)| o == owner)
+            .map(|(_, m)| m.seed)
+            .collect()
+    };
+    let ann_deals = deals("ann");
+    assert!(!ann_deals.is_empty());
+    for other in ["ben", "cat", "dan"] {
+        assert!(
+            ann_deals.is_disjoint(&deals(other)),
+            "{other} met ann's deals"
+        );
+    }
     let (status, _, page) = request(&a, "GET", "/grades", &[("Cookie", &cookie)], b"");
     assert_eq!(status, 200);
     assert!(

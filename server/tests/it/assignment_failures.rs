@@ -69,7 +69,7 @@ on_both!(crashes_fail_students_and_pause_on_references, |t| {
     let text = format!(
         "game = \"closest-555\"\nlanguages = [\"python\"]\n[storage]\ndata_dir = \"{}\"\n\
          [time]\nstartup_ms = 4000\n\
-         [assignment]\ndeadline = 2099-01-01T00:00:00Z\nhands = 12\nmin_blocks = 2\nmax_blocks = 2\n\
+         [assignment]\ndeadline = 2099-01-01T00:00:00Z\nhands = 12\nmin_blocks = 2\nmax_blocks = 2\ncopy_blocks = 0\n\
          [[assignment.reference]]\nname = \"steady\"\nsource = \"steady.py\"\nlanguage = \"python\"\nmark = 0.0\n\
          [[assignment.reference]]\nname = \"flaky\"\nsource = \"flaky.py\"\nlanguage = \"python\"\nmark = 0.0\n",
         dir.path().join("data").display()

@@ -9,6 +9,7 @@
 mod common;
 
 mod assignment;
+mod assignment_deals;
 mod assignment_failures;
 mod binary;
 mod browser;
