@@ -17,7 +17,7 @@ pub use message::{
 pub use mix::{Choice, MixAnswer, MixEntry, Reply};
 pub use rules::{
     Action, Card, DecisionKind, Event, HandDescription, LegalAction, PlayerView, SequenceOrder,
-    Settings, Variant, describe, hand_value,
+    Settings, UnknownSequenceOrder, UnknownVariant, Variant, describe, hand_value,
 };
 
 /// The protocol version this crate speaks. A bot that answers `hello` with a different major

@@ -36,7 +36,9 @@ impl Value {
 
 /// Settings for `game` at `seats` with the given overrides, or a message naming the fault.
 pub fn settings(game: &str, seats: usize, table: &[(String, Value)]) -> Result<Settings, String> {
-    let variant: Variant = game.parse()?;
+    let variant: Variant = game
+        .parse()
+        .map_err(|e: rules::UnknownVariant| e.to_string())?;
     let mut settings = Settings::new(variant);
     for (name, value) in table {
         set(&mut settings, name, value)?;
@@ -74,7 +76,9 @@ fn set(settings: &mut Settings, name: &str, value: &Value) -> Result<(), String>
             _ => return Err(wrong("True or False")),
         },
         "sequence_order" => match value {
-            Value::Text(t) => settings.sequence_order = t.parse::<SequenceOrder>()?,
+            Value::Text(t) => {
+                settings.sequence_order = t.parse::<SequenceOrder>().map_err(|e| e.to_string())?
+            }
             _ => return Err(wrong("\"a23-high\" or \"akq-high\"")),
         },
         _ => {

@@ -22,7 +22,9 @@ pub use deck::Deck;
 pub use eval::{HandDescription, HandValue, describe, hand_value};
 pub use event::{EndReason, Event, PackReason, RevealReason, RevealedHand};
 pub use hand::{DealSource, Hand, LegalSet, WhyNot};
-pub use settings::{SequenceOrder, Settings, SettingsError, Variant};
+pub use settings::{
+    SequenceOrder, Settings, SettingsError, UnknownSequenceOrder, UnknownVariant, Variant,
+};
 pub use view::{PlayerView, SeatView};
 
 // The README's examples run as doc tests, so they stay true.

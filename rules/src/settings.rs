@@ -54,16 +54,21 @@ impl fmt::Display for Variant {
     }
 }
 
+/// A game's name that is none of the three.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown game {text:?}; expected classic, closest-555 or lallan-kallan")]
+pub struct UnknownVariant {
+    pub text: String,
+}
+
 impl FromStr for Variant {
-    type Err = String;
-    fn from_str(text: &str) -> Result<Variant, String> {
+    type Err = UnknownVariant;
+    fn from_str(text: &str) -> Result<Variant, UnknownVariant> {
         match text {
             "classic" => Ok(Variant::Classic),
             "closest-555" | "555" => Ok(Variant::Closest555),
             "lallan-kallan" => Ok(Variant::LallanKallan),
-            _ => Err(format!(
-                "unknown game {text:?}; expected classic, closest-555 or lallan-kallan"
-            )),
+            _ => Err(UnknownVariant { text: text.into() }),
         }
     }
 }
@@ -80,15 +85,20 @@ pub enum SequenceOrder {
     AkqHigh,
 }
 
+/// A sequence order's name that is neither of the two.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown sequence order {text:?}; expected a23-high or akq-high")]
+pub struct UnknownSequenceOrder {
+    pub text: String,
+}
+
 impl FromStr for SequenceOrder {
-    type Err = String;
-    fn from_str(text: &str) -> Result<SequenceOrder, String> {
+    type Err = UnknownSequenceOrder;
+    fn from_str(text: &str) -> Result<SequenceOrder, UnknownSequenceOrder> {
         match text {
             "a23-high" => Ok(SequenceOrder::A23High),
             "akq-high" => Ok(SequenceOrder::AkqHigh),
-            _ => Err(format!(
-                "unknown sequence order {text:?}; expected a23-high or akq-high"
-            )),
+            _ => Err(UnknownSequenceOrder { text: text.into() }),
         }
     }
 }
@@ -221,4 +231,31 @@ pub enum SettingsError {
     },
     #[error("setting {0}: {1}")]
     Field(&'static str, String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_parse_back_and_unknown_ones_say_what_is_expected() {
+        for variant in [Variant::Classic, Variant::Closest555, Variant::LallanKallan] {
+            assert_eq!(variant.name().parse::<Variant>(), Ok(variant));
+        }
+        assert_eq!("555".parse::<Variant>(), Ok(Variant::Closest555));
+        let e = "poker".parse::<Variant>().unwrap_err();
+        assert_eq!(e.text, "poker");
+        assert_eq!(
+            e.to_string(),
+            "unknown game \"poker\"; expected classic, closest-555 or lallan-kallan"
+        );
+        for order in [SequenceOrder::A23High, SequenceOrder::AkqHigh] {
+            assert_eq!(order.to_string().parse::<SequenceOrder>(), Ok(order));
+        }
+        let e = "k-high".parse::<SequenceOrder>().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown sequence order \"k-high\"; expected a23-high or akq-high"
+        );
+    }
 }

@@ -339,11 +339,13 @@ impl Contest {
         let raw: RawContest =
             toml::from_str(text).map_err(|e| err(e.span(), "", e.message().trim().to_string()))?;
 
-        let variant: Variant = raw
-            .game
-            .get_ref()
-            .parse()
-            .map_err(|m| err(Some(raw.game.span()), "game", m))?;
+        let variant: Variant =
+            raw.game
+                .get_ref()
+                .parse()
+                .map_err(|e: protocol::UnknownVariant| {
+                    err(Some(raw.game.span()), "game", e.to_string())
+                })?;
         let seats = raw.seats.as_ref().map(|s| *s.get_ref()).unwrap_or(2);
         let settings = raw
             .table

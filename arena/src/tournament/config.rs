@@ -289,7 +289,9 @@ impl Tournament {
             .game
             .get_ref()
             .parse()
-            .map_err(|m| err(Some(raw.game.span()), Some("game"), m))?;
+            .map_err(|e: rules::UnknownVariant| {
+                err(Some(raw.game.span()), Some("game"), e.to_string())
+            })?;
         let format = match &raw.format {
             None => Format::RoundRobin,
             Some(f) => match f.get_ref().as_str() {

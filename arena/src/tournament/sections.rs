@@ -58,7 +58,7 @@ impl TableSection {
                     .map_err(|message| SectionError {
                         span: Some(order.span()),
                         field: "table.sequence_order".into(),
-                        message,
+                        message: message.to_string(),
                     })?;
         }
         settings.validate(seats).map_err(|e| {
