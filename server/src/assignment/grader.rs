@@ -83,6 +83,8 @@ pub async fn step(db: &Db, contest: &Contest) -> anyhow::Result<usize> {
     let probes: HashSet<(i64, i64, i64)> = db.copy_probes().await?.into_iter().collect();
     let mut secret = None;
     let mut scheduled = 0;
+    // Replaced uploads whose copy probes may still wait: only the counted upload is compared.
+    let mut replaced_probes = Vec::new();
     for sub in &submissions {
         let settled = |r: &Reference| {
             grades
@@ -91,6 +93,9 @@ pub async fn step(db: &Db, contest: &Contest) -> anyhow::Result<usize> {
         };
         let replaced =
             policy.counted == Counted::Latest && latest.get(&sub.owner_id) != Some(&sub.version_id);
+        if replaced && probes.iter().any(|p| p.0 == sub.version_id) {
+            replaced_probes.push(sub.version_id);
+        }
         if !replaced && matches!(sub.state.as_str(), "ready" | "retired") {
             let graded = Graded {
                 grades: &grades,
@@ -186,6 +191,7 @@ pub async fn step(db: &Db, contest: &Contest) -> anyhow::Result<usize> {
             }
         }
     }
+    db.cancel_probes_of(&replaced_probes).await?;
     Ok(scheduled)
 }
 

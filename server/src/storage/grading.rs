@@ -367,6 +367,26 @@ impl Db {
         Ok(done.rows_affected())
     }
 
+    /// Cancels the copy-probe matches still waiting of these uploads (later uploads replaced
+    /// them: only the counted upload is compared). Returns how many. One query, however many.
+    pub async fn cancel_probes_of(&self, version_ids: &[i64]) -> Result<u64> {
+        if version_ids.is_empty() {
+            return Ok(0);
+        }
+        let list: Vec<String> = (1..=version_ids.len()).map(|i| format!("${i}")).collect();
+        let sql = format!(
+            "UPDATE matches SET state = 'cancelled', \
+             error = 'a later upload replaced this one' WHERE state = 'queued' \
+             AND pair_id IN (SELECT pair_id FROM copy_probes WHERE version_id IN ({}))",
+            list.join(", ")
+        );
+        let mut query = sqlx::query(&sql);
+        for id in version_ids {
+            query = query.bind(*id);
+        }
+        Ok(query.execute(&self.pool).await?.rows_affected())
+    }
+
     /// How many grading matches were played (the copy check's answer changes with it).
     pub async fn graded_matches(&self) -> Result<i64> {
         let row = sqlx::query("SELECT COUNT(*) AS n FROM grading_summaries")

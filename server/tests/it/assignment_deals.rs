@@ -18,6 +18,7 @@ use server::ladder::build::Builder;
 use server::ladder::cache::BuildCache;
 use server::ladder::submissions::Submissions;
 use server::ladder::worker::{Played, Worker};
+use server::storage::NewPair;
 use tokio::sync::Notify;
 
 on_both!(every_upload_meets_its_own_deals, |t| {
@@ -144,4 +145,33 @@ on_both!(every_upload_meets_its_own_deals, |t| {
             .any(|(a, b, n)| (*a, *b) == ("ann", "ben") && *n >= gradebook::MIN_DECISIONS),
         "{flags:?}"
     );
+
+    // A replaced upload's probes still waiting are cancelled, and nothing else is.
+    let first = uploads[0].version_id;
+    let reference = t.db.block_matches(first).await.unwrap()[0].reference_version_id;
+    let pair = NewPair {
+        version_a: first,
+        version_b: reference,
+        seeds: [7, 7],
+        hands: 20,
+        max_attempts: 3,
+    };
+    t.db.schedule_copy_probe(&pair, 99).await.unwrap();
+    t.db.schedule_grading_block(&pair, 99).await.unwrap();
+    assert_eq!(t.db.cancel_probes_of(&[first]).await.unwrap(), 2);
+    let waiting = |ms: Vec<server::storage::BlockMatch>| {
+        ms.iter()
+            .filter(|m| m.block == 99)
+            .map(|m| m.state.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        waiting(t.db.probe_matches(first).await.unwrap()),
+        ["cancelled", "cancelled"]
+    );
+    assert_eq!(
+        waiting(t.db.block_matches(first).await.unwrap()),
+        ["queued", "queued"]
+    );
+    assert_eq!(t.db.cancel_probes_of(&[]).await.unwrap(), 0);
 });
