@@ -26,9 +26,11 @@ Game by game
   * lallan-kallan: the evaluator resolves the wild card; dead hands never get a request.
 
 Deterministic: the only randomness (an occasional bluff call) comes from a generator seeded
-from hello's seed and the seat, or from `--seed N`.
+from hello's seed and the seat, or from `--seed N`. `--no-bluff` leaves the bluff out (it packs
+instead): then it decides exactly as the Rust `strength-bot --no-bluff`, the same strategy
+written once in Rust for the arena's in-process opponents (sample-bots/rust).
 
-Run:  python3 sample-bots/python/strength_bot.py [--seed N]
+Run:  python3 sample-bots/python/strength_bot.py [--seed N] [--no-bluff]
 Its log (stderr) has one line per decision explaining the choice.
 """
 
@@ -53,6 +55,7 @@ SWAP_COST_WEIGHT = 5   # closest-555 with a paid swap: 1 chip is worth this much
 
 rng = random.Random(0)
 seed_override = None
+bluff = True  # False with --no-bluff
 table = None  # the StrengthTable of the game being played (built at hello)
 
 
@@ -146,7 +149,7 @@ def decide_bet(request, state):
     if chance + LOOSENESS >= price:
         tp.log(why, "-> call")
         return legal.bet(cost)
-    if rng.random() < BLUFF_RATE:
+    if bluff and rng.random() < BLUFF_RATE:
         tp.log(why, "-> call (bluff)")
         return legal.bet(cost)
     tp.log(why, "-> pack")
@@ -198,12 +201,15 @@ def decide_swap(request, state):
 
 
 def main():
-    global seed_override
+    global seed_override, bluff
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, help="replace the seed given in hello")
     parser.add_argument("--name", default="strength-bot", help="the name sent in hello")
+    parser.add_argument("--no-bluff", action="store_true",
+                        help="never bluff: pack where the bluff would have been drawn")
     args = parser.parse_args()
     seed_override = args.seed
+    bluff = not args.no_bluff
     tp.run(decide, name=args.name, version="1.0", on_hello=on_hello)
 
 
