@@ -1,14 +1,15 @@
-//! `teenpatti.Policy`: a reference bot (random, passive, montecarlo) in process, the same Rust
-//! code as the bot binaries (`sample_bots::policies`), given exactly the request the arena
-//! would send its seat.
+//! `teenpatti.Policy`: a reference bot (random, passive, strength, montecarlo) in process, the
+//! same Rust code as the bot binaries (`sample_bots::policies`), given exactly the request the
+//! arena would send its seat (and, for the bot that follows them, the hand's events as that
+//! seat was told them).
 
 use std::sync::Arc;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use protocol::{Choice, Hello, Request, TimeLimits};
-use sample_bots::policies::{MonteCarloBot, PassiveBot, RandomBot};
+use protocol::{ArenaMessage, Choice, Hello, Request, TimeLimits};
+use sample_bots::policies::{MonteCarloBot, PassiveBot, RandomBot, StrengthBot};
 use sample_bots::{Bot, Dice};
 
 use crate::errors::IllegalActionError;
@@ -17,7 +18,7 @@ use crate::py_game::Game;
 use crate::py_state::State;
 
 /// The reference bots available in process.
-pub const POLICY_NAMES: [&str; 3] = ["random", "passive", "montecarlo"];
+pub const POLICY_NAMES: [&str; 4] = ["random", "passive", "strength", "montecarlo"];
 
 /// Arbitrary and fixed: keeps the stream that draws from a mixed answer apart from the one
 /// the bot itself draws from the same seed.
@@ -28,6 +29,9 @@ const MIX_STREAM: u64 = 0x6d69_785f_6472_6177;
 pub struct Policy {
     name: &'static str,
     bot: Box<dyn Bot + Send + Sync>,
+    /// Whether the bot follows the hand's events (strength: its own discards and the refused
+    /// sideshows of the hand): before each decision it is told the hand's events so far.
+    observes: bool,
     game: sample_bots::Game,
     table: Arc<Table>,
     /// Draws from a mixed answer (montecarlo's): the arena would draw; here the policy does.
@@ -49,10 +53,11 @@ impl Policy {
                 table.seats - 1
             )));
         }
-        let (name, bot): (&'static str, Box<dyn Bot + Send + Sync>) = match name {
-            "random" => ("random", Box::new(RandomBot::new(None))),
-            "passive" => ("passive", Box::new(PassiveBot)),
-            "montecarlo" => ("montecarlo", Box::new(MonteCarloBot::new(None))),
+        let (name, bot, observes): (&'static str, Box<dyn Bot + Send + Sync>, bool) = match name {
+            "random" => ("random", Box::new(RandomBot::new(None)), false),
+            "passive" => ("passive", Box::new(PassiveBot), false),
+            "strength" => ("strength", Box::new(StrengthBot::new(None)), true),
+            "montecarlo" => ("montecarlo", Box::new(MonteCarloBot::new(None)), false),
             _ => {
                 return Err(PyValueError::new_err(format!(
                     "unknown policy {name:?}; the reference bots are {}",
@@ -84,6 +89,7 @@ impl Policy {
         Ok(Policy {
             name,
             bot,
+            observes,
             game: sample_bots::Game { hello },
             table,
             mix_dice: Dice::new(seed ^ MIX_STREAM),
@@ -110,6 +116,19 @@ impl Policy {
                 "the policy plays seat {seat}, but seat {} is to decide",
                 decision.seat
             )));
+        }
+        if self.observes {
+            // The hand's events as the arena would have told this seat, from hand_started on
+            // (which starts the bot's notes of the hand afresh, whatever it saw before).
+            let blind = play.table.settings.variant.has_blind_play();
+            for event in &play.events {
+                let message = ArenaMessage::Event {
+                    hand: play.hand_index,
+                    event: event.for_seat(seat, blind),
+                };
+                let message = serde_json::to_value(&message).expect("events serialize");
+                self.bot.observe(&self.game, &message);
+            }
         }
         let request = Request::from_hand(
             &play.hand,

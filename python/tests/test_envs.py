@@ -68,6 +68,7 @@ def test_ansi_render_shows_the_public_table():
 
 @pytest.mark.parametrize("game,seats,opponents", [
     ("closest-555", 2, "random"), ("classic", 4, ["passive", "random", "montecarlo"]), ("lallan-kallan", 3, "montecarlo"),
+    ("closest-555", 3, "strength"),
 ])
 def test_gym_env_passes_the_env_checker(game, seats, opponents):
     env = teenpatti.gym.SingleAgentEnv(game, seats, opponents=opponents, render_mode="ansi")

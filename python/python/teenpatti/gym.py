@@ -1,8 +1,9 @@
 """A Gymnasium single-agent environment: one seat learns, the others are reference bots played
-in process (by name, or a ``teenpatti.Policy``: the same Rust code as the arena's bot
-binaries), protocol bot programs (``teenpatti.Subprocess`` of their seat), or Python policies
-``policy(observation, action_mask) -> id`` (a frozen copy of the learner, for self-play), given
-their own seat's view.
+in process (by name: ``"random"``, ``"passive"``, ``"strength"``, ``"montecarlo"``, or a
+``teenpatti.Policy``: the same Rust code as the arena's bot binaries), protocol bot programs
+(``teenpatti.Subprocess`` of their seat), or Python policies ``policy(observation,
+action_mask) -> id`` (a frozen copy of the learner, for self-play), given their own seat's
+view.
 
     env = teenpatti.gym.SingleAgentEnv("closest-555", seats=2, opponents="random")
 
