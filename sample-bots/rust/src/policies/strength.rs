@@ -1,6 +1,6 @@
 //! The strength reference bot (`strength-bot`): the strategy of the kit's
 //! `sample-bots/python/strength_bot.py`, the same decisions on the same views (the Python file
-//! stays the readable example; the test `tests/strength_parity.rs` holds the two together).
+//! stays the readable example; the test `tests/it/strength_parity.rs` holds the two together).
 //!
 //! - Win chance: the percentile of its hand (the share of all three-card hands it beats, ties
 //!   half; in Lallan Kallan among live hands only), raised to the power of the opponents still

@@ -4,13 +4,10 @@
 //! seeds, so the result is always the same; the marks sit far below the measured edges (many
 //! standard errors), so a change of seeds would not cross them either.
 
-#[allow(dead_code)]
-mod table;
-
+use crate::table::{Seat, play_hand};
 use protocol::{Settings, Variant};
 use sample_bots::Bot;
 use sample_bots::policies::{PassiveBot, RandomBot, StrengthBot};
-use table::{Seat, play_hand};
 
 const HANDS: u64 = 100;
 const BLOCKS: u64 = 40;

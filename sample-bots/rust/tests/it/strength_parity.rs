@@ -4,17 +4,15 @@
 //! different generators in the two languages), is left out of both (`--no-bluff`). Skipped,
 //! saying so, where there is no `python3`.
 
-mod table;
-
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
+use crate::table::{Seat, match_end, play_hand};
 use protocol::{SequenceOrder, Settings, Variant};
 use sample_bots::Bot;
 use sample_bots::policies::{PassiveBot, RandomBot, StrengthBot};
 use serde_json::Value;
-use table::{Seat, match_end, play_hand};
 
 fn python3() -> bool {
     Command::new("python3")
