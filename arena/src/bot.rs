@@ -47,5 +47,5 @@ pub use spec::{
     BotSpec, CPUS_RANGE, CpusError, DEFAULT_MAX_LINE_BYTES, DEFAULT_MILLICPUS, DEFAULT_PATH,
     DEFAULT_STDERR_KEEP_BYTES, Limits, SandboxLevel, millicpus,
 };
-pub use stderr::{SUMMARY_TAIL_BYTES, StderrSummary};
+pub use stderr::{SUMMARY_TAIL_BYTES, StderrRelay, StderrRelayWriter, StderrSummary};
 pub use usage::peak_rss_kb;

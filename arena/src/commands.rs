@@ -11,6 +11,7 @@ mod pack;
 mod play;
 mod replay;
 mod report;
+mod run_bot;
 mod serve;
 mod shared_args;
 mod standings;
@@ -68,6 +69,10 @@ pub enum Command {
     Pack(pack::PackArgs),
     /// Check that a bot follows the protocol in every kind of situation, before a match.
     CheckBot(check_bot::CheckBotArgs),
+    /// Run one bot as a match runs it (its sandbox and limits), relaying its lines: stdin to
+    /// the bot, the bot's stdout lines to stdout, its stderr to stderr, until stdin closes or
+    /// the bot exits. Exits with the bot's code; see `arena run-bot --help`.
+    RunBot(run_bot::RunBotArgs),
     /// Print the standings of a tournament output directory.
     Standings(standings::StandingsArgs),
     /// Write an HTML report of a tournament output directory, with a replay page per match
@@ -83,18 +88,23 @@ impl Command {
     pub fn starts_bots(&self) -> bool {
         matches!(
             self,
-            Command::Match(_) | Command::Tournament(_) | Command::Play(_) | Command::CheckBot(_)
+            Command::Match(_)
+                | Command::Tournament(_)
+                | Command::Play(_)
+                | Command::CheckBot(_)
+                | Command::RunBot(_)
         )
     }
 
     /// The runtime it runs on. One match is one referee task plus idle stderr drains: a
     /// current-thread runtime serves it with one thread and no cross-thread wake-ups (~8%
-    /// fewer instructions per decision than a multi-thread one; BENCHMARKS.md). Tournaments
+    /// fewer instructions per decision than a multi-thread one; BENCHMARKS.md); so does
+    /// `run-bot`'s one bot, its blocking reads and writes on threads of their own. Tournaments
     /// run matches in parallel, and `play` blocks a thread on the terminal, so they keep the
     /// multi-thread runtime.
     pub fn runtime(&self) -> tokio::runtime::Builder {
         match self {
-            Command::Match(_) => tokio::runtime::Builder::new_current_thread(),
+            Command::Match(_) | Command::RunBot(_) => tokio::runtime::Builder::new_current_thread(),
             _ => tokio::runtime::Builder::new_multi_thread(),
         }
     }
@@ -104,6 +114,7 @@ impl Command {
 pub async fn run(command: Command) -> anyhow::Result<ExitCode> {
     match command {
         Command::Compare(args) => return compare::run(args),
+        Command::RunBot(args) => return run_bot::run(args).await,
         Command::Match(args) => r#match::run(args).await?,
         Command::Replay { command } => replay::run(command)?,
         Command::Tournament(args) => tournament::run(args).await?,

@@ -18,6 +18,12 @@ pub enum ExitKind {
     /// started; the match was still played to the end and its summary and replay written),
     /// or a bot of `arena play` did not start.
     BotDisabled,
+    /// 124: `arena run-bot` stopped the bot at one of the arena's limits: its CPU time or
+    /// memory, or a stdout line longer than the protocol's cap or not UTF-8.
+    BotOverLimit,
+    /// 137 (128 + SIGKILL, as a shell reports a killed process): `arena run-bot` killed the
+    /// bot, still running when its grace ended after its input or output closed.
+    BotKilled,
     /// 130: stopped by SIGINT or SIGTERM; what was finished is saved.
     Interrupted,
 }
@@ -30,6 +36,8 @@ impl ExitKind {
             ExitKind::BadLines => 3,
             ExitKind::ChecksFailed => 4,
             ExitKind::BotDisabled => 5,
+            ExitKind::BotOverLimit => 124,
+            ExitKind::BotKilled => 137,
             ExitKind::Interrupted => 130,
         }
     }

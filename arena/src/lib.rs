@@ -16,6 +16,7 @@ pub mod pack;
 pub mod play;
 pub mod quote;
 pub mod referee;
+pub mod relay;
 pub mod replay;
 pub mod seeds;
 pub mod signals;

@@ -11,6 +11,16 @@ use tokio::signal::unix::{SignalKind, signal};
 use tokio_util::sync::CancellationToken;
 
 pub fn cancel_on_signal(cancel: CancellationToken) {
+    on_signal(cancel, true);
+}
+
+/// As [`cancel_on_signal`], without the message: for `arena run-bot`, whose stderr is its
+/// bot's.
+pub fn cancel_quietly_on_signal(cancel: CancellationToken) {
+    on_signal(cancel, false);
+}
+
+fn on_signal(cancel: CancellationToken, say: bool) {
     tokio::spawn(async move {
         let (Ok(mut int), Ok(mut term)) = (
             signal(SignalKind::interrupt()),
@@ -25,11 +35,13 @@ pub fn cancel_on_signal(cancel: CancellationToken) {
         cancel.cancel();
         // From a thread of its own: a stderr pipe that is full (a paused pager) would block
         // the write, and with it the runtime that has to stop the bots.
-        std::thread::spawn(|| {
-            crate::output::eprint_line(
-                "arena: stopping (finished work is kept); signal again to quit at once",
-            );
-        });
+        if say {
+            std::thread::spawn(|| {
+                crate::output::eprint_line(
+                    "arena: stopping (finished work is kept); signal again to quit at once",
+                );
+            });
+        }
         tokio::select! {
             _ = int.recv() => {}
             _ = term.recv() => {}

@@ -22,7 +22,7 @@ use super::error::{ReadError, SpawnError, WriteError};
 use super::group::{self, GroupGuard};
 use super::orphans;
 use super::spec::BotSpec;
-use super::stderr::{StderrDrain, StderrSummary};
+use super::stderr::{StderrDrain, StderrRelay, StderrSummary};
 use super::stdout::{BotStdout, StdoutFifo};
 
 /// After the leader exits on its own, how long its pipes may stay open before we conclude
@@ -91,13 +91,27 @@ struct Inner {
 impl BotProcess {
     /// Starts the bot. Must be called within a tokio runtime (the stderr drain is a task).
     pub fn spawn(spec: &BotSpec) -> Result<BotProcess, SpawnError> {
-        BotProcess::spawn_gathering(spec, None)
+        BotProcess::start(spec, None, None)
     }
 
     /// [`BotProcess::spawn`], also feeding its stderr to `decisions` (for the replay).
     pub fn spawn_gathering(
         spec: &BotSpec,
         decisions: Option<DecisionStderr>,
+    ) -> Result<BotProcess, SpawnError> {
+        BotProcess::start(spec, decisions, None)
+    }
+
+    /// [`BotProcess::spawn`], also passing its stderr on to `relay` as it comes (`arena
+    /// run-bot`); the log is still written.
+    pub fn spawn_relaying(spec: &BotSpec, relay: StderrRelay) -> Result<BotProcess, SpawnError> {
+        BotProcess::start(spec, None, Some(relay))
+    }
+
+    fn start(
+        spec: &BotSpec,
+        decisions: Option<DecisionStderr>,
+        relay: Option<StderrRelay>,
     ) -> Result<BotProcess, SpawnError> {
         let Prepared {
             mut cmd,
@@ -146,6 +160,7 @@ impl BotProcess {
             spec.stderr_log.clone(),
             spec.stderr_keep_bytes,
             decisions,
+            relay,
         );
         let stdout = FramedRead::with_capacity(
             stdout,
@@ -268,6 +283,14 @@ impl BotProcess {
     /// Closes the bot's stdin (it sees EOF). Later sends return [`WriteError::Closed`].
     pub fn close_stdin(&mut self) {
         self.inner().stdin = None;
+    }
+
+    /// The bot's stdin, for a caller that writes to it while it reads the bot's lines (`arena
+    /// run-bot` relays both ways at once: a bot that writes without reading, or reads without
+    /// writing, must stall neither direction). Dropping it closes the bot's stdin; later
+    /// sends return [`WriteError::Closed`]. `None` once taken or closed.
+    pub fn take_stdin(&mut self) -> Option<ChildStdin> {
+        self.inner().stdin.take()
     }
 
     /// The leader's exit status if it has exited, without blocking. It is not reaped (that

@@ -1,12 +1,21 @@
-//! Draining a bot's stderr into a capped log file.
+//! Draining a bot's stderr into a capped log file, and optionally passing it on as it comes.
 //!
 //! A task always reads to EOF, so a chatty bot never blocks on a full pipe (which would look
 //! like a timeout). The log keeps the first `keep` bytes, written as they arrive, and the last
 //! `keep` bytes, written at EOF after a `[... N bytes dropped ...]` line. Memory and disk use
 //! are bounded by about `2 * keep` whatever the bot writes.
+//!
+//! A [`StderrRelay`] (`arena run-bot`) passes every chunk on to a writer of its own, on a
+//! thread of its own behind a short queue: a writer that falls behind (a stderr nobody reads)
+//! loses chunks, counted and said in the stream, and never blocks the drain, so the bot never
+//! blocks on its stderr there either.
 
 use std::collections::VecDeque;
+use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
@@ -17,6 +26,10 @@ use super::decision_stderr::DecisionStderr;
 
 /// Bytes per read from the pipe.
 const READ_CHUNK: usize = 64 * 1024;
+
+/// Chunks (of at most [`READ_CHUNK`] bytes) a [`StderrRelay`] holds for its writer: past them
+/// the chunks are dropped.
+const RELAY_QUEUE: usize = 16;
 
 /// Bytes of stderr kept in [`StderrSummary::tail`].
 pub const SUMMARY_TAIL_BYTES: usize = 4 * 1024;
@@ -54,12 +67,20 @@ impl StderrDrain {
         log_path: PathBuf,
         keep: usize,
         decisions: Option<DecisionStderr>,
+        relay: Option<StderrRelay>,
     ) -> Self
     where
         R: AsyncRead + Unpin + Send + 'static,
     {
         let stop = CancellationToken::new();
-        let task = drain(src, log, log_path.clone(), keep, stop.clone(), decisions);
+        let task = drain(
+            src,
+            log,
+            log_path.clone(),
+            keep,
+            stop.clone(),
+            Taps { decisions, relay },
+        );
         StderrDrain {
             handle: Some(tokio::spawn(task)),
             done: None,
@@ -108,17 +129,24 @@ impl StderrDrain {
     }
 }
 
+/// Where the chunks go besides the log.
+struct Taps {
+    decisions: Option<DecisionStderr>,
+    relay: Option<StderrRelay>,
+}
+
 async fn drain<R>(
     mut src: R,
     log: std::fs::File,
     log_path: PathBuf,
     keep: usize,
     stop: CancellationToken,
-    decisions: Option<DecisionStderr>,
+    taps: Taps,
 ) -> StderrSummary
 where
     R: AsyncRead + Unpin,
 {
+    let Taps { decisions, relay } = taps;
     let mut log = LogFile {
         file: tokio::fs::File::from_std(log),
         error: None,
@@ -147,6 +175,9 @@ where
         if let Some(decisions) = &decisions {
             decisions.push(chunk);
         }
+        if let Some(relay) = &relay {
+            relay.push(chunk);
+        }
         let to_head = (keep - head_len).min(n);
         if to_head > 0 {
             head_len += to_head;
@@ -173,6 +204,84 @@ where
         tail: String::from_utf8_lossy(last.buf.make_contiguous()).into_owned(),
         log_error: log.error,
     }
+}
+
+/// Passes a bot's stderr on as it is read (`BotProcess::spawn_relaying`), to a writer on a
+/// thread of its own. The queue between the drain and that thread is short: when the writer
+/// cannot keep up (nobody reads what it writes to), chunks are dropped rather than waited
+/// for, and the writer says how many bytes before the next chunk it writes, so memory stays
+/// bounded and the bot never blocks on its stderr. Dropping every clone ends the thread once
+/// it has written what it holds.
+#[derive(Clone, Debug)]
+pub struct StderrRelay {
+    queue: SyncSender<Vec<u8>>,
+    dropped: Arc<AtomicU64>,
+}
+
+/// The writing end of a [`StderrRelay`]: tells when everything queued was written.
+#[derive(Debug)]
+pub struct StderrRelayWriter {
+    done: tokio::sync::oneshot::Receiver<()>,
+}
+
+impl StderrRelay {
+    /// Starts the thread that writes to `sink` (each chunk written whole, then flushed).
+    pub fn start(
+        sink: impl Write + Send + 'static,
+    ) -> std::io::Result<(StderrRelay, StderrRelayWriter)> {
+        let (queue, chunks) = sync_channel(RELAY_QUEUE);
+        let dropped = Arc::new(AtomicU64::new(0));
+        let (done_tx, done) = tokio::sync::oneshot::channel();
+        let counted = dropped.clone();
+        std::thread::Builder::new()
+            .name("stderr-relay".into())
+            .spawn(move || {
+                relay_chunks(chunks, sink, &counted);
+                let _ = done_tx.send(());
+            })?;
+        Ok((StderrRelay { queue, dropped }, StderrRelayWriter { done }))
+    }
+
+    fn push(&self, chunk: &[u8]) {
+        match self.queue.try_send(chunk.to_vec()) {
+            Ok(()) => {}
+            Err(TrySendError::Full(chunk) | TrySendError::Disconnected(chunk)) => {
+                self.dropped
+                    .fetch_add(chunk.len() as u64, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
+impl StderrRelayWriter {
+    /// Waits up to `patience` for the writer to have written everything queued (every
+    /// [`StderrRelay`] clone must be gone: the bot's drain ends with the bot). False if it is
+    /// still writing (its reader does not read): it is then left to the end of the process.
+    pub async fn finish(self, patience: Duration) -> bool {
+        matches!(tokio::time::timeout(patience, self.done).await, Ok(Ok(())))
+    }
+}
+
+/// The relay thread: writes every chunk, each after the note of what was dropped before it;
+/// stops at the first write error (nobody reads any more: the rest is dropped by the sender).
+fn relay_chunks(chunks: Receiver<Vec<u8>>, mut sink: impl Write, dropped: &AtomicU64) {
+    while let Ok(chunk) = chunks.recv() {
+        let lost = dropped.swap(0, Ordering::Relaxed);
+        if lost > 0 && sink.write_all(dropped_note(lost).as_bytes()).is_err() {
+            return;
+        }
+        if sink.write_all(&chunk).and_then(|()| sink.flush()).is_err() {
+            return;
+        }
+    }
+    let lost = dropped.swap(0, Ordering::Relaxed);
+    if lost > 0 {
+        let _ = sink.write_all(dropped_note(lost).as_bytes());
+    }
+}
+
+fn dropped_note(lost: u64) -> String {
+    format!("\n[arena: {lost} bytes of the bot's stderr dropped: not read fast enough]\n")
 }
 
 /// The log file; the first error stops further writes and is remembered.
@@ -254,7 +363,7 @@ mod tests {
         let path = dir.path().join("err.log");
         let file = std::fs::File::create(&path).unwrap();
         let src = std::io::Cursor::new(input.to_vec());
-        let drain = StderrDrain::start(src, file, path.clone(), keep, None);
+        let drain = StderrDrain::start(src, file, path.clone(), keep, None, None);
         let (summary, eof) = drain.finish(Duration::from_secs(5)).await;
         assert!(eof);
         (summary, std::fs::read_to_string(&path).unwrap())
@@ -266,6 +375,63 @@ mod tests {
         assert_eq!(log, "hello\nworld\n");
         assert_eq!((summary.total_bytes, summary.dropped_bytes), (12, 0));
         assert_eq!(summary.tail, "hello\nworld\n");
+    }
+
+    /// A sink that keeps what it is given, and can be held still.
+    #[derive(Clone, Default)]
+    struct Sink {
+        written: Arc<std::sync::Mutex<Vec<u8>>>,
+        hold: Arc<std::sync::Mutex<()>>,
+    }
+
+    impl Write for Sink {
+        fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+            let _held = self.hold.lock().unwrap();
+            self.written.lock().unwrap().extend_from_slice(data);
+            Ok(data.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[tokio::test]
+    async fn a_relay_passes_every_chunk_on_in_order() {
+        let sink = Sink::default();
+        let (relay, writer) = StderrRelay::start(sink.clone()).unwrap();
+        let input: Vec<u8> = (0..200_000u32).map(|i| b'a' + (i % 26) as u8).collect();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("err.log");
+        let file = std::fs::File::create(&path).unwrap();
+        let src = std::io::Cursor::new(input.clone());
+        let drain = StderrDrain::start(src, file, path, 0, None, Some(relay));
+        let (summary, _) = drain.finish(Duration::from_secs(5)).await;
+        assert_eq!(summary.total_bytes, input.len() as u64);
+        assert!(writer.finish(Duration::from_secs(5)).await);
+        assert_eq!(*sink.written.lock().unwrap(), input);
+    }
+
+    #[tokio::test]
+    async fn a_relay_whose_writer_is_stuck_drops_and_says_so() {
+        let sink = Sink::default();
+        let (relay, writer) = StderrRelay::start(sink.clone()).unwrap();
+        let hold = sink.hold.lock().unwrap();
+        // The thread takes one chunk and waits in `write`; the queue fills; the rest is
+        // dropped without waiting.
+        for _ in 0..RELAY_QUEUE + 10 {
+            relay.push(b"0123456789");
+        }
+        drop(relay);
+        drop(hold);
+        assert!(writer.finish(Duration::from_secs(5)).await);
+        let written = String::from_utf8(sink.written.lock().unwrap().clone()).unwrap();
+        assert!(
+            written.contains("bytes of the bot's stderr dropped: not read fast enough"),
+            "{written}"
+        );
+        let kept = written.matches("0123456789").count();
+        assert!((RELAY_QUEUE..=RELAY_QUEUE + 1).contains(&kept), "{written}");
     }
 
     #[tokio::test]

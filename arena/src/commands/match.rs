@@ -4,7 +4,6 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::Context;
-use arena::bot::Limits;
 use arena::bot_command::{self, PathBase, SpecInput};
 use arena::exit::{Exit, ExitKind};
 use arena::referee::{MatchConfig, MatchError, MatchResult, SeatConfig, run_match};
@@ -151,14 +150,7 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
             })
             .collect(),
     );
-    let limits = Limits {
-        cpu_seconds: Some(args.limits.cpu_seconds),
-        memory_bytes: Some(args.limits.memory_mb << 20),
-        processes: Some(args.limits.processes),
-        disk_bytes: Some(args.limits.disk_mb << 20),
-        millicpus: Some(args.limits.millicpus),
-        ..bot_command::DEFAULT_LIMITS
-    };
+    let limits = args.limits.sandbox.limits();
     // Under bwrap a bot sees none of these: the other seats' directories, the logs, the
     // transcripts and the replay (which holds every seat's cards).
     let hidden: Vec<_> = [Some(work.path()), Some(log_dir.as_path())]
@@ -167,7 +159,7 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         .flatten()
         .map(Path::to_path_buf)
         .collect();
-    let sandbox = args.limits.sandbox_level();
+    let sandbox = args.limits.sandbox.level();
     let protection = arena::bot::SandboxReport::new(sandbox, &limits);
     let context = FailureContext {
         max_restarts: args.limits.max_restarts,

@@ -1,9 +1,9 @@
-//! Option groups and value parsers shared by the subcommands that play: the table's
-//! settings, bots' time limits and isolation, the live view, and the games' names.
+//! Option groups and value parsers shared by the subcommands that play or run bots: the
+//! table's settings, bots' time limits and isolation, the live view, and the games' names.
 
 use std::str::FromStr;
 
-use arena::bot::SandboxLevel;
+use arena::bot::{Limits, SandboxLevel};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, ValueEnum};
 use protocol::{SequenceOrder, Settings, TimeLimits, Variant};
@@ -98,6 +98,23 @@ pub struct LimitArgs {
     /// Restarts allowed per bot after a crash.
     #[arg(long, default_value_t = 2)]
     pub max_restarts: u32,
+    #[command(flatten)]
+    pub sandbox: SandboxArgs,
+}
+
+impl LimitArgs {
+    pub fn time(&self) -> TimeLimits {
+        TimeLimits {
+            startup_ms: self.startup_ms,
+            decision_ms: self.decision_ms,
+            bank_ms: self.bank_ms,
+        }
+    }
+}
+
+/// A bot's isolation and resource limits, the same for `arena match` and `arena run-bot`.
+#[derive(Args, Debug, Clone)]
+pub struct SandboxArgs {
     /// Isolation: bwrap (bots isolated; the default when bubblewrap works here), limits
     /// (resource limits only: the fallback without bubblewrap) or none (trusted bots).
     #[arg(long, value_name = "LEVEL")]
@@ -130,17 +147,21 @@ pub fn sandbox_level(arg: Option<SandboxArg>) -> SandboxLevel {
     arg.map_or_else(arena::bot::default_level, SandboxLevel::from)
 }
 
-impl LimitArgs {
+impl SandboxArgs {
     /// The level asked for, or the strongest this machine supports.
-    pub fn sandbox_level(&self) -> SandboxLevel {
+    pub fn level(&self) -> SandboxLevel {
         sandbox_level(self.sandbox)
     }
 
-    pub fn time(&self) -> TimeLimits {
-        TimeLimits {
-            startup_ms: self.startup_ms,
-            decision_ms: self.decision_ms,
-            bank_ms: self.bank_ms,
+    /// The limits given, the others as every front end sets them.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            cpu_seconds: Some(self.cpu_seconds),
+            memory_bytes: Some(self.memory_mb << 20),
+            processes: Some(self.processes),
+            disk_bytes: Some(self.disk_mb << 20),
+            millicpus: Some(self.millicpus),
+            ..arena::bot_command::DEFAULT_LIMITS
         }
     }
 }
