@@ -180,6 +180,11 @@ fn zero_counts_are_refused_on_the_command_line() {
         2,
         &["--decision-ms", "must be at least 1"],
     );
+    fails(
+        &["run-bot", "--memory-mb", "0", "--", &random],
+        2,
+        &["--memory-mb", "must be at least 1"],
+    );
 }
 
 #[test]
@@ -317,12 +322,21 @@ fn help_lists_every_value_and_describes_every_argument() {
         let text = help(&[command, "--help"]);
         assert!(text.contains("a23-high, akq-high"), "{command}: {text}");
     }
-    let text = help(&["match", "--help"]);
-    for level in ["none:", "limits:", "bwrap:"] {
-        assert!(
-            text.contains(level),
-            "match --help, sandbox {level}: {text}"
-        );
+    // `run-bot` takes the same sandbox and limit options as `match`, spelled alike.
+    for command in ["match", "run-bot"] {
+        let text = help(&[command, "--help"]);
+        for words in [
+            "none:",
+            "limits:",
+            "bwrap:",
+            "--memory-mb <MEMORY_MB>",
+            "--processes <PROCESSES>",
+            "--disk-mb <DISK_MB>",
+            "--cpu-seconds <CPU_SECONDS>",
+            "--cpus <CPUS>",
+        ] {
+            assert!(text.contains(words), "{command} --help, {words}: {text}");
+        }
     }
     let text = help(&["play", "--help"]);
     for words in ["Number of hands", "Time for a bot to start", "Your seat"] {

@@ -34,6 +34,7 @@ mod process_limits;
 mod process_run;
 mod process_subreaper;
 mod replay_snapshots;
+mod run_bot;
 mod seed_secrecy;
 mod standings_stats;
 mod starter_kits;
