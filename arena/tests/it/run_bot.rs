@@ -352,3 +352,45 @@ fn at_the_default_level_the_bot_cannot_read_what_it_was_not_given() {
         assert_none_left(what, &mark);
     }
 }
+
+/// The CPU time and memory limits are the arena's: a bot over either is stopped with 124 and
+/// a message naming the limit (the caller keeps only its own decision deadlines).
+#[test]
+fn a_bot_over_its_cpu_time_or_memory_is_stopped_with_124() {
+    let cases = [
+        (
+            "cpu",
+            ["--cpu-seconds", "1"],
+            "while True: pass",
+            "over its CPU time limit (1 s, --cpu-seconds)",
+        ),
+        (
+            // Pages of its private /tmp (at the default level, bwrap here) count as its
+            // memory in its cgroup, not in its rlimit: the kernel kills it.
+            "memory",
+            ["--memory-mb", "64"],
+            "f = open('/tmp/fill', 'wb')\nwhile True: f.write(b'x' * (1 << 20)); f.flush()",
+            "over its memory limit (64 MiB, --memory-mb)",
+        ),
+    ];
+    for (what, limit, code, message) in cases {
+        // Outside bwrap `/tmp` is the machine's: no filling it.
+        if what == "memory" && !bwrap_works("run-bot-memory") {
+            continue;
+        }
+        let mark = marker(&format!("run-bot-{what}"));
+        let bot = vec![
+            "python3".to_string(),
+            "-X".into(),
+            mark.clone(),
+            "-c".into(),
+            code.into(),
+        ];
+        // Its stdin stays open: only the limit can end it.
+        let running = start(&limit, &bot, &[], true);
+        let (status, stderr, _) = running.wait(PATIENCE);
+        assert_eq!(status.code(), Some(124), "{what}: {stderr}");
+        assert!(stderr.contains(message), "{what}: {stderr}");
+        assert_none_left(what, &mark);
+    }
+}
