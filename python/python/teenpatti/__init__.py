@@ -11,7 +11,8 @@ The arena's own rules engine (Rust) behind an OpenSpiel-shaped API:
 
 `teenpatti.pettingzoo.env(...)` and `teenpatti.gym.SingleAgentEnv(...)` are the
 environments; `teenpatti.VecGame` steps many games per call; `teenpatti.Policy` plays a
-reference bot in process and `teenpatti.Subprocess` any protocol bot program;
+reference bot in process and `teenpatti.Subprocess` any protocol bot program (in the
+arena's sandbox, through the `arena` program's `run-bot`);
 `teenpatti.serve(policy)` makes a protocol bot of a policy. See python/README.md for the action and observation tables.
 """
 
