@@ -70,8 +70,14 @@ pub enum Command {
     /// Check that a bot follows the protocol in every kind of situation, before a match.
     CheckBot(check_bot::CheckBotArgs),
     /// Run one bot as a match runs it (its sandbox and limits), relaying its lines: stdin to
-    /// the bot, the bot's stdout lines to stdout, its stderr to stderr, until stdin closes or
-    /// the bot exits. Exits with the bot's code; see `arena run-bot --help`.
+    /// the bot, the bot's stdout lines to stdout, its stderr to stderr.
+    ///
+    /// It ends when stdin closes (the bot's stdin is closed, and it has --grace-ms to exit),
+    /// on SIGINT or SIGTERM, or when the bot exits; the bot and everything it started are then
+    /// killed and reaped. Exit code: the bot's own (128 + the signal that ended it); 124 when
+    /// one of the arena's limits stopped it (CPU time, memory, a stdout line longer than 64
+    /// KiB or not UTF-8); 137 when it outlived its grace; 130 when interrupted; 1 when it
+    /// could not start. How the Python package's `teenpatti.Subprocess` runs bots.
     RunBot(run_bot::RunBotArgs),
     /// Print the standings of a tournament output directory.
     Standings(standings::StandingsArgs),
