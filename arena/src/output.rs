@@ -7,7 +7,7 @@
 //! dropped, as there is nowhere left to report them.
 
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Writes `text` to stdout; a broken pipe comes back as an error that `main` exits quietly on.
 pub fn print(text: &str) -> io::Result<()> {
@@ -40,13 +40,25 @@ pub fn io_reason(error: &io::Error) -> String {
     }
 }
 
+/// The folder a file was to be written in could not be created.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot create folder {}: {}", dir.display(), io_reason(reason))]
+pub struct CreateFolderError {
+    pub dir: PathBuf,
+    /// Said in the message as a short reason, so not a `source` (it would be said twice).
+    pub reason: io::Error,
+}
+
 /// Creates the folder that `file` is to be written in, if it is missing: every command that
 /// writes a file accepts a path in a folder that does not exist yet.
-pub fn create_parent(file: &Path) -> anyhow::Result<()> {
+pub fn create_parent(file: &Path) -> Result<(), CreateFolderError> {
     match file.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => create_dir_all(dir).map_err(|e| {
-            anyhow::anyhow!("cannot create folder {}: {}", dir.display(), io_reason(&e))
-        }),
+        Some(dir) if !dir.as_os_str().is_empty() => {
+            create_dir_all(dir).map_err(|reason| CreateFolderError {
+                dir: dir.to_path_buf(),
+                reason,
+            })
+        }
         _ => Ok(()),
     }
 }

@@ -62,12 +62,15 @@ pub fn derive(secret: u64, domain: Domain, index: u64) -> u64 {
     rng.next_u64()
 }
 
+/// The operating system's random source gave no seed.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot draw a seed from the operating system: {0}")]
+pub struct SeedDrawError(rand_core::OsError);
+
 /// A fresh seed from the operating system's random source, for matches and tournaments
 /// given none: a seed nobody chose cannot be guessed by a bot.
-pub fn from_os() -> anyhow::Result<u64> {
-    rand_core::OsRng
-        .try_next_u64()
-        .map_err(|e| anyhow::anyhow!("cannot draw a seed from the operating system: {e}"))
+pub fn from_os() -> Result<u64, SeedDrawError> {
+    rand_core::OsRng.try_next_u64().map_err(SeedDrawError)
 }
 
 #[cfg(test)]

@@ -163,7 +163,7 @@ fn records_of(gz: &[u8]) -> anyhow::Result<Vec<Record>> {
     flate2::read::GzDecoder::new(gz)
         .take(MAX)
         .read_to_string(&mut text)?;
-    arena::replay::parse(&text, "the stored replay")
+    Ok(arena::replay::parse(&text, "the stored replay")?)
 }
 
 /// Takes every bot's stderr out of a replay: what everyone may see.
