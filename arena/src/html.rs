@@ -6,10 +6,12 @@
 //! network. The templates, styles and scripts are in `arena/assets/`.
 
 mod compress;
+mod error;
 mod replay_page;
 mod report_page;
 mod template;
 
+pub use error::ReplayPageError;
 pub use replay_page::{
     BackLink, ReplayPageOptions, VIEWER_CSS, VIEWER_JS, ViewerLinks, linked_replay_page, live_page,
     replay_page, replay_title, shared_replay_page, viewer_script, viewer_style, write_replay_page,

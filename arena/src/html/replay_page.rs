@@ -11,12 +11,12 @@
 
 use std::path::Path;
 
-use anyhow::{Context, bail};
 use serde::Serialize;
 
 use super::compress::gzip_base64;
+use super::error::ReplayPageError;
 use super::template::{escape_html, fill, json_for_script};
-use crate::replay::{Header, Record};
+use crate::replay::{Header, Record, ReplayReadError};
 
 const TEMPLATE: &str = include_str!("../../assets/replay.html");
 const COMMON_CSS: &str = include_str!("../../assets/common.css");
@@ -101,8 +101,8 @@ fn fill_page(
     style: &str,
     script: &str,
     data: &PageData,
-) -> anyhow::Result<String> {
-    fill(
+) -> Result<String, ReplayPageError> {
+    Ok(fill(
         TEMPLATE,
         &[
             ("TITLE", &escape_html(&replay_title(header))),
@@ -112,33 +112,35 @@ fn fill_page(
             ),
             ("STYLE", style),
             ("SCRIPT", script),
-            ("DATA", &json_for_script(data)?),
+            (
+                "DATA",
+                &json_for_script(data).map_err(ReplayPageError::Encode)?,
+            ),
         ],
-    )
-    .map_err(anyhow::Error::msg)
+    )?)
 }
 
-fn header_of(records: &[Record]) -> anyhow::Result<&Header> {
+fn header_of(records: &[Record]) -> Result<&Header, ReplayPageError> {
     match records.first() {
         Some(Record::Header(header)) => Ok(header),
-        _ => bail!("not a replay: the first record is not a header"),
+        _ => Err(ReplayPageError::NoHeader),
     }
 }
 
 /// A record as the viewer gets it: its JSON line, with what the viewer shows beyond the
 /// records themselves (a Lallan Kallan deal's wild card, the values at a sideshow; see
 /// [`crate::replay::annotated_line`]).
-fn viewer_line(settings: &protocol::Settings, record: &Record) -> anyhow::Result<String> {
+fn viewer_line(settings: &protocol::Settings, record: &Record) -> Result<String, ReplayPageError> {
     match crate::replay::annotated_line(settings, record) {
         Some(line) => Ok(line),
-        None => Ok(serde_json::to_string(record)?),
+        None => serde_json::to_string(record).map_err(ReplayPageError::Encode),
     }
 }
 
 /// The live view's page (`--watch`): the viewer, with no records; it gets them from the
 /// server that serves it, as server-sent events.
-pub fn live_page() -> anyhow::Result<String> {
-    fill(
+pub fn live_page() -> Result<String, ReplayPageError> {
+    Ok(fill(
         TEMPLATE,
         &[
             ("TITLE", "arena: live"),
@@ -153,20 +155,26 @@ pub fn live_page() -> anyhow::Result<String> {
             ),
             (
                 "DATA",
-                &json_for_script(&serde_json::json!({ "live": true }))?,
+                &json_for_script(&serde_json::json!({ "live": true }))
+                    .map_err(ReplayPageError::Encode)?,
             ),
         ],
-    )
-    .map_err(anyhow::Error::msg)
+    )?)
 }
 
 /// The self-contained HTML page of a replay. The records must start with a header.
-pub fn replay_page(records: &[Record], options: &ReplayPageOptions) -> anyhow::Result<String> {
+pub fn replay_page(
+    records: &[Record],
+    options: &ReplayPageOptions,
+) -> Result<String, ReplayPageError> {
     let header = header_of(records)?;
     let records = records
         .iter()
-        .map(|r| Ok(serde_json::from_str(&viewer_line(&header.settings, r)?)?))
-        .collect::<anyhow::Result<Vec<serde_json::Value>>>()?;
+        .map(|r| {
+            serde_json::from_str(&viewer_line(&header.settings, r)?)
+                .map_err(ReplayPageError::Encode)
+        })
+        .collect::<Result<Vec<serde_json::Value>, _>>()?;
     let data = PageData {
         source: options.source.as_deref(),
         back: options.back.as_ref(),
@@ -201,29 +209,40 @@ pub fn shared_replay_page(
     text: &str,
     path: &Path,
     options: &ReplayPageOptions,
-) -> anyhow::Result<String> {
+) -> Result<String, ReplayPageError> {
     let mut lines = String::with_capacity(text.len() + text.len() / 32);
     let mut header: Option<Header> = None;
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let bad = || format!("{}:{}: not a replay record", path.display(), i + 1);
-        let kind: LineKind = serde_json::from_str(line).with_context(bad)?;
+        let bad = |source| ReplayPageError::BadRecord {
+            replay: path.to_path_buf(),
+            line: i + 1,
+            source,
+        };
+        let kind: LineKind = serde_json::from_str(line).map_err(bad)?;
         if !RECORD_TYPES.contains(&kind.kind.as_ref()) {
-            bail!("{}: unknown record type {:?}", bad(), kind.kind);
+            return Err(ReplayPageError::UnknownRecordType {
+                replay: path.to_path_buf(),
+                line: i + 1,
+                kind: kind.kind.into_owned(),
+            });
         }
         match &header {
             None if kind.kind == "header" => {
-                let Record::Header(h) = serde_json::from_str(line).with_context(bad)? else {
-                    bail!("{}", bad());
+                let Record::Header(h) = serde_json::from_str(line).map_err(bad)? else {
+                    return Err(ReplayPageError::NotAHeader {
+                        replay: path.to_path_buf(),
+                        line: i + 1,
+                    });
                 };
                 header = Some(h);
             }
-            None => bail!("not a replay: the first record is not a header"),
+            None => return Err(ReplayPageError::NoHeader),
             Some(h) if kind.kind == "event" => {
                 if let Some(annotated) =
-                    crate::replay::annotate_line(&h.settings, line).with_context(bad)?
+                    crate::replay::annotate_line(&h.settings, line).map_err(bad)?
                 {
                     lines.push_str(&annotated);
                     lines.push('\n');
@@ -236,7 +255,7 @@ pub fn shared_replay_page(
         lines.push('\n');
     }
     let Some(header) = header else {
-        bail!("not a replay: the first record is not a header");
+        return Err(ReplayPageError::NoHeader);
     };
     compressed_page(&header, &lines, options, ViewerLinks::BESIDE)
 }
@@ -249,7 +268,7 @@ pub fn linked_replay_page(
     records: &[Record],
     options: &ReplayPageOptions,
     links: ViewerLinks,
-) -> anyhow::Result<String> {
+) -> Result<String, ReplayPageError> {
     let header = header_of(records)?;
     let mut lines = String::new();
     for record in records {
@@ -266,7 +285,7 @@ fn compressed_page(
     lines: &str,
     options: &ReplayPageOptions,
     links: ViewerLinks,
-) -> anyhow::Result<String> {
+) -> Result<String, ReplayPageError> {
     let data = PageData {
         source: options.source.as_deref(),
         back: options.back.as_ref(),
@@ -285,11 +304,11 @@ fn compressed_page(
 }
 
 /// Writes the shared viewer's script and styles into `dir`.
-pub fn write_shared_viewer(dir: &Path) -> anyhow::Result<()> {
+pub fn write_shared_viewer(dir: &Path) -> Result<(), ReplayPageError> {
     for (name, text) in [(VIEWER_JS, viewer_script()), (VIEWER_CSS, viewer_style())] {
         let path = dir.join(name);
         std::fs::write(&path, text)
-            .with_context(|| format!("cannot write the viewer file {}", path.display()))?;
+            .map_err(|source| ReplayPageError::WriteViewer { path, source })?;
     }
     Ok(())
 }
@@ -306,14 +325,13 @@ pub fn write_replay_page(
     input: &Path,
     output: &Path,
     back: Option<BackLink>,
-) -> anyhow::Result<u64> {
+) -> Result<u64, ReplayPageError> {
     let records = crate::replay::read(input)?;
     let source = source_name(input);
     let page = replay_page(&records, &ReplayPageOptions { source, back })
-        .with_context(|| format!("{}: cannot make a replay page", input.display()))?;
+        .map_err(|e| e.of_replay(input))?;
     crate::output::create_parent(output)?;
-    std::fs::write(output, page)
-        .with_context(|| format!("cannot write the replay page {}", output.display()))?;
+    write_page(output, page)?;
     Ok(hands_in(&records))
 }
 
@@ -323,14 +341,32 @@ pub fn write_shared_replay_page(
     input: &Path,
     output: &Path,
     back: Option<BackLink>,
-) -> anyhow::Result<()> {
-    let text = std::fs::read_to_string(input)
-        .with_context(|| format!("cannot read replay {}", input.display()))?;
+) -> Result<(), ReplayPageError> {
+    let text = std::fs::read_to_string(input).map_err(|source| ReplayReadError::Read {
+        path: input.to_path_buf(),
+        source,
+    })?;
     let source = source_name(input);
     let page = shared_replay_page(&text, input, &ReplayPageOptions { source, back })
-        .with_context(|| format!("{}: cannot make a replay page", input.display()))?;
-    std::fs::write(output, page)
-        .with_context(|| format!("cannot write the replay page {}", output.display()))
+        .map_err(|e| e.of_replay(input))?;
+    write_page(output, page)
+}
+
+fn write_page(path: &Path, page: String) -> Result<(), ReplayPageError> {
+    std::fs::write(path, page).map_err(|source| ReplayPageError::Write {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+impl ReplayPageError {
+    /// This error of making a page, said as the page of `replay` that could not be made.
+    fn of_replay(self, replay: &Path) -> ReplayPageError {
+        ReplayPageError::Page {
+            replay: replay.to_path_buf(),
+            source: Box::new(self),
+        }
+    }
 }
 
 /// Distinct hands that have events.

@@ -33,7 +33,7 @@ pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self' '
 
 /// The page of `records` in the arena's viewer, with a link back to `back` (`href`, label).
 pub fn viewer_page(records: &[Record], back: (&str, &str)) -> anyhow::Result<String> {
-    arena::html::linked_replay_page(
+    let page = arena::html::linked_replay_page(
         records,
         &ReplayPageOptions {
             source: None,
@@ -46,7 +46,8 @@ pub fn viewer_page(records: &[Record], back: (&str, &str)) -> anyhow::Result<Str
             script: VIEWER_SCRIPT,
             style: VIEWER_STYLE,
         },
-    )
+    )?;
+    Ok(page)
 }
 
 /// The viewer's script, made once.
