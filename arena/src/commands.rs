@@ -19,6 +19,7 @@ mod tournament;
 
 use std::process::ExitCode;
 
+use arena::exit::{Exit, ExitKind, HasExitKind};
 use clap::{Parser, Subcommand};
 
 pub use serve::exec_sibling;
@@ -135,4 +136,17 @@ pub async fn run(command: Command) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A library error as `main` reports it: one with an exit code other than 1 becomes an
+/// [`Exit`] with that code (such errors are one message with no cause below it), any other
+/// stays itself, causes and all.
+pub fn exit_error<E>(error: E) -> anyhow::Error
+where
+    E: HasExitKind + std::error::Error + Send + Sync + 'static,
+{
+    match error.exit_kind() {
+        ExitKind::Failure => error.into(),
+        kind => Exit::new(kind, error.to_string()).into(),
+    }
 }

@@ -63,3 +63,9 @@ impl fmt::Display for Exit {
 }
 
 impl std::error::Error for Exit {}
+
+/// The exit code of a library error: the command layer turns an error of a kind other than
+/// [`ExitKind::Failure`] into an [`Exit`] (the library does not know how it is run).
+pub trait HasExitKind {
+    fn exit_kind(&self) -> ExitKind;
+}

@@ -23,7 +23,7 @@ pub fn run(args: MergeArgs) -> anyhow::Result<()> {
         standings_text,
         matches,
         still_missing,
-    } = merge(&args.dirs, &args.out, args.partial)?;
+    } = merge(&args.dirs, &args.out, args.partial).map_err(super::exit_error)?;
     arena::output::print(&format!(
         "{standings_text}\nmerged {matches} matches into {}{}\n",
         args.out.display(),

@@ -73,10 +73,7 @@ pub async fn run(args: TournamentArgs) -> anyhow::Result<()> {
     let plan = t.clone();
     let summary = arena::tournament::run(t, &options, &cancel)
         .await
-        .map_err(|e| match e.downcast::<Exit>() {
-            Ok(exit) => anyhow::Error::new(exit),
-            Err(e) => e,
-        })?;
+        .map_err(super::exit_error)?;
     let text = write_standings(&out, &summary.records, &plan)?;
     // The standings text ends with the SPRT verdict of an SPRT tournament.
     let mut report = String::new();

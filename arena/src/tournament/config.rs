@@ -654,14 +654,17 @@ impl Tournament {
     /// Settles a seed the file does not give: the one `recorded` in an existing plan.json
     /// (a resume never draws another), else a fresh one from the operating system. A seed
     /// from the file (or already settled) stays.
-    pub fn settle_seed(&mut self, recorded: Option<&Tournament>) -> anyhow::Result<()> {
+    pub fn settle_seed(
+        &mut self,
+        recorded: Option<&Tournament>,
+    ) -> Result<(), super::error::SettleSeedError> {
         if self.seed.is_some() {
             return Ok(());
         }
         self.seed = Some(match recorded {
             Some(plan) => plan
                 .seed
-                .ok_or_else(|| anyhow::anyhow!("the plan records no seed"))?,
+                .ok_or(super::error::SettleSeedError::NotRecorded)?,
             None => crate::seeds::from_os()?,
         });
         Ok(())

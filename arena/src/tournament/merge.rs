@@ -4,10 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, bail};
-
-use crate::exit::{Exit, ExitKind};
-use crate::standings;
+use super::error::MergeError;
 use crate::tournament::output::{read_plan, read_results};
 use crate::tournament::output_standings::write_standings;
 use crate::tournament::{MatchRecord, Tournament};
@@ -25,7 +22,7 @@ pub struct Merged {
 /// the standings one machine would give. An incomplete set (a shard of N missing, or matches
 /// of the schedule missing) is refused, naming what is missing, unless `partial`: then it is
 /// merged and the standings are said to be partial.
-pub fn merge(dirs: &[PathBuf], out: &Path, partial: bool) -> anyhow::Result<Merged> {
+pub fn merge(dirs: &[PathBuf], out: &Path, partial: bool) -> Result<Merged, MergeError> {
     let mut tournament: Option<(Tournament, String)> = None;
     let mut all: BTreeMap<u64, MatchRecord> = BTreeMap::new();
     // Shard counts N → the shard numbers I given; `whole`: a directory of an unsharded run.
@@ -34,14 +31,10 @@ pub fn merge(dirs: &[PathBuf], out: &Path, partial: bool) -> anyhow::Result<Merg
     for dir in dirs {
         let plan = read_plan(dir)?;
         if !plan.estimator_is_current() {
-            bail!(
-                "{} holds a luck-corrected SPRT run with the estimator's {}; this arena's is \
-                 revision {}, and merging would judge the test again with other arithmetic. \
-                 Merge it with the arena that ran it",
-                dir.display(),
-                plan.describe_revision(),
-                standings::estimator::ESTIMATOR_REVISION
-            );
+            return Err(MergeError::OtherEstimator {
+                dir: dir.clone(),
+                revision: plan.luck_estimator_revision,
+            });
         }
         let (t, fingerprint, shard) = (plan.tournament, plan.fingerprint, plan.shard);
         match shard {
@@ -53,38 +46,42 @@ pub fn merge(dirs: &[PathBuf], out: &Path, partial: bool) -> anyhow::Result<Merg
         match &tournament {
             None => tournament = Some((t, fingerprint)),
             // A drawn seed is not in the fingerprint: compare the seeds too.
-            Some((first, f)) if *f != fingerprint || first.seed != t.seed => bail!(
-                "{} holds a different tournament than {}; refusing to merge",
-                dir.display(),
-                dirs[0].display()
-            ),
+            Some((first, f)) if *f != fingerprint || first.seed != t.seed => {
+                return Err(MergeError::OtherTournament {
+                    dir: dir.clone(),
+                    first: dirs[0].clone(),
+                });
+            }
             Some(_) => {}
         }
         for (index, record) in read_results(&dir.join("results.jsonl"))? {
             if let Some(existing) = all.get(&index)
                 && existing != &record
             {
-                bail!(
-                    "match {index} has different results in two directories (one is {})",
-                    dir.display()
-                );
+                return Err(MergeError::ConflictingResults {
+                    index,
+                    dir: dir.clone(),
+                });
             }
             if let Some(replay) = &record.replay {
                 let from = dir.join(replay);
                 let to = out.join(replay);
                 if from.exists() && from != to {
                     let dir = to.parent().expect("replays/ dir");
-                    std::fs::create_dir_all(dir)
-                        .with_context(|| format!("cannot create folder {}", dir.display()))?;
-                    std::fs::copy(&from, &to)
-                        .with_context(|| format!("cannot copy {}", from.display()))?;
+                    std::fs::create_dir_all(dir).map_err(|source| MergeError::CreateReplays {
+                        dir: dir.to_path_buf(),
+                        source,
+                    })?;
+                    if let Err(source) = std::fs::copy(&from, &to) {
+                        return Err(MergeError::CopyReplay { from, source });
+                    }
                 }
             }
             all.insert(index, record);
         }
     }
     let Some((mut t, tournament_fingerprint)) = tournament else {
-        bail!("nothing to merge");
+        return Err(MergeError::Nothing);
     };
     // Matches an earlier merge put into `out` count too (shards can be merged in turns).
     let mut known = all.clone();
@@ -101,22 +98,19 @@ pub fn merge(dirs: &[PathBuf], out: &Path, partial: bool) -> anyhow::Result<Merg
     if let Some(what) = &missing
         && !partial
     {
-        return Err(Exit::new(
-            ExitKind::Failure,
-            format!(
-                "incomplete set of shards: {what}. Add the missing shards' directories (run \
-                 them first if need be), or pass --partial to merge what is there into partial \
-                 standings; nothing was written to {}",
-                out.display()
-            ),
-        )
-        .into());
+        return Err(MergeError::Incomplete {
+            missing: what.clone(),
+            out: out.to_path_buf(),
+        });
     }
     let (mut merged, _) = crate::tournament::output::OutputDir::open(out, &mut t, None)?;
     let already: BTreeMap<u64, MatchRecord> = read_results(&out.join("results.jsonl"))?;
     for record in all.values() {
         if !already.contains_key(&record.index) {
-            merged.append(record)?;
+            merged.append(record).map_err(|reason| MergeError::Append {
+                path: out.join("results.jsonl"),
+                reason,
+            })?;
         }
     }
     let records: Vec<MatchRecord> = read_results(&out.join("results.jsonl"))?

@@ -20,11 +20,11 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 
 use super::MatchRecord;
 use super::config::Tournament;
+use super::error::TournamentOutputError;
 use crate::standings::estimator::ESTIMATOR_REVISION;
 
 /// plan.json: what an output directory holds.
@@ -53,10 +53,15 @@ impl Plan {
     /// The plan's estimator revision in words, for messages: `revision 3`, or the unnumbered
     /// ones before revisions were recorded.
     pub fn describe_revision(&self) -> String {
-        match self.luck_estimator_revision {
-            Some(r) => format!("revision {r}"),
-            None => "an unnumbered revision (from before revisions were recorded)".into(),
-        }
+        describe_revision(self.luck_estimator_revision)
+    }
+}
+
+/// An estimator revision in words (see [`Plan::describe_revision`]).
+pub(super) fn describe_revision(revision: Option<u32>) -> String {
+    match revision {
+        Some(r) => format!("revision {r}"),
+        None => "an unnumbered revision (from before revisions were recorded)".into(),
     }
 }
 
@@ -75,61 +80,46 @@ impl OutputDir {
         root: &Path,
         t: &mut Tournament,
         shard: Option<(u64, u64)>,
-    ) -> anyhow::Result<(OutputDir, BTreeMap<u64, MatchRecord>)> {
+    ) -> Result<(OutputDir, BTreeMap<u64, MatchRecord>), TournamentOutputError> {
         std::fs::create_dir_all(root.join("replays"))
             .and_then(|_| std::fs::create_dir_all(root.join("logs")))
-            .with_context(|| format!("cannot create the output directory {}", root.display()))?;
+            .map_err(|source| TournamentOutputError::CreateDir {
+                root: root.to_path_buf(),
+                source,
+            })?;
         let plan_path = root.join("plan.json");
         let fingerprint = t.fingerprint();
         if plan_path.exists() {
-            let plan: Plan = serde_json::from_str(
-                &std::fs::read_to_string(&plan_path)
-                    .with_context(|| format!("cannot read {}", plan_path.display()))?,
-            )
-            .with_context(|| format!("{} is not a plan of this arena", plan_path.display()))?;
+            let plan = read_plan(root)?;
             if plan.fingerprint != fingerprint {
-                return Err(crate::exit::Exit::new(
-                    crate::exit::ExitKind::BadInput,
-                    format!(
-                        "{} was started by a different tournament file (or a changed one); \
-                         refusing to mix results. Use another --out, or delete the directory to start over",
-                        root.display()
-                    ),
-                )
-                .into());
+                return Err(TournamentOutputError::OtherTournament {
+                    root: root.to_path_buf(),
+                });
             }
             if plan.shard != shard {
-                bail!(
-                    "{} was started with {}, this run asks for {}",
-                    root.display(),
-                    describe_shard(plan.shard),
-                    describe_shard(shard)
-                );
+                return Err(TournamentOutputError::OtherShard {
+                    root: root.to_path_buf(),
+                    started: plan.shard,
+                    asked: shard,
+                });
             }
             if !plan.estimator_is_current() {
-                return Err(crate::exit::Exit::new(
-                    crate::exit::ExitKind::BadInput,
-                    format!(
-                        "{}: this luck-corrected SPRT was started by an arena whose estimator \
-                         is {}; this arena's is revision {ESTIMATOR_REVISION}. A sequential \
-                         test is judged by one estimator from its first block to its last, so \
-                         this arena does not go on with it: finish it with the arena that \
-                         started it, or start over with another --out. `arena standings` \
-                         shows the verdict its run saved",
-                        root.display(),
-                        plan.describe_revision()
-                    ),
-                )
-                .into());
+                return Err(TournamentOutputError::OtherEstimator {
+                    root: root.to_path_buf(),
+                    revision: plan.luck_estimator_revision,
+                });
             }
-            t.settle_seed(Some(&plan.tournament))
-                .with_context(|| format!("{}", plan_path.display()))?;
+            t.settle_seed(Some(&plan.tournament)).map_err(|source| {
+                TournamentOutputError::PlanSeed {
+                    path: plan_path,
+                    source,
+                }
+            })?;
             // The fingerprint leaves a drawn seed out: directories of two draws must not mix.
             if t.seed != plan.tournament.seed {
-                bail!(
-                    "{} was started with another seed; refusing to mix results",
-                    root.display()
-                );
+                return Err(TournamentOutputError::OtherSeed {
+                    root: root.to_path_buf(),
+                });
             }
         } else {
             t.settle_seed(None)?;
@@ -139,21 +129,15 @@ impl OutputDir {
                 luck_estimator_revision: t.is_luck_corrected_sprt().then_some(ESTIMATOR_REVISION),
                 tournament: t.clone(),
             };
-            write_atomically(&plan_path, &serde_json::to_string_pretty(&plan)?)?;
+            let text =
+                serde_json::to_string_pretty(&plan).map_err(TournamentOutputError::Encode)?;
+            write_atomically(&plan_path, &text)?;
         }
         let results_path = root.join("results.jsonl");
         let done = read_results(&results_path)?;
         // Rewrite the file without a torn last line (a run killed mid-write), then append.
-        let mut text = String::new();
-        for record in done.values() {
-            text.push_str(&serde_json::to_string(record)?);
-            text.push('\n');
-        }
-        write_atomically(&results_path, &text)?;
-        let results = OpenOptions::new()
-            .append(true)
-            .open(&results_path)
-            .with_context(|| format!("cannot open {}", results_path.display()))?;
+        write_atomically(&results_path, &results_text(done.values())?)?;
+        let results = open_to_append(&results_path)?;
         Ok((
             OutputDir {
                 root: root.to_path_buf(),
@@ -175,18 +159,10 @@ impl OutputDir {
     pub fn rewrite_results<'a>(
         &mut self,
         records: impl Iterator<Item = &'a MatchRecord>,
-    ) -> anyhow::Result<()> {
+    ) -> Result<(), TournamentOutputError> {
         let path = self.root.join("results.jsonl");
-        let mut text = String::new();
-        for record in records {
-            text.push_str(&serde_json::to_string(record)?);
-            text.push('\n');
-        }
-        write_atomically(&path, &text)?;
-        self.results = OpenOptions::new()
-            .append(true)
-            .open(&path)
-            .with_context(|| format!("cannot open {}", path.display()))?;
+        write_atomically(&path, &results_text(records)?)?;
+        self.results = open_to_append(&path)?;
         Ok(())
     }
 
@@ -205,14 +181,41 @@ impl OutputDir {
     }
 }
 
+/// The lines of a results file holding `records`.
+fn results_text<'a>(
+    records: impl Iterator<Item = &'a MatchRecord>,
+) -> Result<String, TournamentOutputError> {
+    let mut text = String::new();
+    for record in records {
+        text.push_str(&serde_json::to_string(record).map_err(TournamentOutputError::Encode)?);
+        text.push('\n');
+    }
+    Ok(text)
+}
+
+fn open_to_append(path: &Path) -> Result<File, TournamentOutputError> {
+    OpenOptions::new()
+        .append(true)
+        .open(path)
+        .map_err(|source| TournamentOutputError::OpenResults {
+            path: path.to_path_buf(),
+            source,
+        })
+}
+
 /// The finished matches in a results file, by index. A torn last line is ignored; any other
 /// bad line is an error naming it.
-pub fn read_results(path: &Path) -> anyhow::Result<BTreeMap<u64, MatchRecord>> {
+pub fn read_results(path: &Path) -> Result<BTreeMap<u64, MatchRecord>, TournamentOutputError> {
     let mut done = BTreeMap::new();
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(done),
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+        Err(source) => {
+            return Err(TournamentOutputError::Read {
+                path: path.to_path_buf(),
+                source,
+            });
+        }
     };
     let lines: Vec<&str> = text.split('\n').collect();
     for (i, line) in lines.iter().enumerate() {
@@ -225,36 +228,53 @@ pub fn read_results(path: &Path) -> anyhow::Result<BTreeMap<u64, MatchRecord>> {
             }
             // The last line without its newline: the run was killed while writing it.
             Err(_) if i + 1 == lines.len() => {}
-            Err(e) => bail!("{}:{}: not a match result: {e}", path.display(), i + 1),
+            Err(reason) => {
+                return Err(TournamentOutputError::BadResult {
+                    path: path.to_path_buf(),
+                    line: i + 1,
+                    reason,
+                });
+            }
         }
     }
     Ok(done)
 }
 
 /// An output directory's plan.json.
-pub fn read_plan(root: &Path) -> anyhow::Result<Plan> {
+pub fn read_plan(root: &Path) -> Result<Plan, TournamentOutputError> {
     let path = root.join("plan.json");
-    serde_json::from_str(
-        &std::fs::read_to_string(&path)
-            .with_context(|| format!("cannot read {}", path.display()))?,
-    )
-    .with_context(|| format!("{} is not a plan of this arena", path.display()))
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(source) => return Err(TournamentOutputError::Read { path, source }),
+    };
+    serde_json::from_str(&text).map_err(|source| TournamentOutputError::NotAPlan { path, source })
 }
 
 /// Writes a file so that readers see either the old or the new content, never a part.
-pub fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
+pub fn write_atomically(path: &Path, text: &str) -> Result<(), TournamentOutputError> {
     let dir = path.parent().unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("cannot write in {}", dir.display()))?;
-    tmp.write_all(text.as_bytes())?;
-    tmp.flush()?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|source| {
+        TournamentOutputError::CreateTemporary {
+            dir: dir.to_path_buf(),
+            source,
+        }
+    })?;
+    tmp.write_all(text.as_bytes())
+        .and_then(|()| tmp.flush())
+        .map_err(|reason| TournamentOutputError::WriteTemporary {
+            path: path.to_path_buf(),
+            reason,
+        })?;
     tmp.persist(path)
-        .with_context(|| format!("cannot replace {}", path.display()))?;
+        .map_err(|source| TournamentOutputError::Replace {
+            path: path.to_path_buf(),
+            source,
+        })?;
     Ok(())
 }
 
 /// A shard as `--shard` spells it (`shard 2/8`), or `no --shard`.
-fn describe_shard(shard: Option<(u64, u64)>) -> String {
+pub(super) fn describe_shard(shard: Option<(u64, u64)>) -> String {
     match shard {
         Some((index, count)) => format!("shard {index}/{count}"),
         None => "no --shard".into(),

@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use crate::standings;
+use crate::tournament::error::TournamentOutputError;
 use crate::tournament::output::{Plan, read_plan, write_atomically};
 use crate::tournament::{Format, MatchRecord, Tournament, grading, sprt_blocks};
 
@@ -129,22 +130,20 @@ pub fn write_standings(
     out: &Path,
     records: &[MatchRecord],
     plan: &Tournament,
-) -> anyhow::Result<String> {
+) -> Result<String, TournamentOutputError> {
     let standings = compute_for(records, Some(plan), Some(out));
     let (text, grades) = standings_text(&standings, Some(plan));
     if let Some(grades) = grades
         && !plan.pass_marks.is_empty()
     {
-        write_atomically(
-            &out.join("grades.json"),
-            &serde_json::to_string_pretty(&grades)?,
-        )?;
+        write_atomically(&out.join("grades.json"), &pretty_json(&grades)?)?;
     }
-    write_atomically(
-        &out.join("standings.json"),
-        &serde_json::to_string_pretty(&standings)?,
-    )?;
+    write_atomically(&out.join("standings.json"), &pretty_json(&standings)?)?;
     write_atomically(&out.join("standings.csv"), &standings::to_csv(&standings))?;
     write_atomically(&out.join("standings.txt"), &text)?;
     Ok(text)
+}
+
+fn pretty_json(value: &impl serde::Serialize) -> Result<String, TournamentOutputError> {
+    serde_json::to_string_pretty(value).map_err(TournamentOutputError::Encode)
 }

@@ -6,7 +6,6 @@ use std::io::IsTerminal;
 use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::Context;
 use protocol::{Hello, PROTOCOL_VERSION};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
@@ -15,6 +14,7 @@ use super::MatchRecord;
 use super::config::{BotSeeds, Format, Tournament};
 use super::output::OutputDir;
 use super::page_cache::PageCache;
+use super::run_error::{BotCheckFailure, RunError};
 use super::schedule::{ScheduledMatch, schedule, sprt_block};
 use crate::bot::BotSpec;
 use crate::bot_command::{self, SpecInput};
@@ -50,7 +50,7 @@ pub struct RunSummary {
 
 /// Starts every bot once and checks its handshake, so that a broken bot is reported before
 /// the first match (with the file and line of its entry).
-pub async fn check_bots(t: &Tournament, scratch: &std::path::Path) -> anyhow::Result<()> {
+pub async fn check_bots(t: &Tournament, scratch: &std::path::Path) -> Result<(), RunError> {
     let mut checks = JoinSet::new();
     for (i, bot) in t.bots.iter().enumerate() {
         let mut spec = spec_for(t, bot, &scratch.join(format!("check-{i}")), scratch, i);
@@ -95,28 +95,19 @@ pub async fn check_bots(t: &Tournament, scratch: &std::path::Path) -> anyhow::Re
     }
     let mut failures = Vec::new();
     while let Some(joined) = checks.join_next().await {
-        let (i, line, name, result) = joined.context("a bot check panicked")?;
+        let (i, line, bot, result) = joined.map_err(RunError::CheckPanicked)?;
         if let Err(problem) = result {
-            failures.push((i, line, name, problem));
+            failures.push((i, BotCheckFailure { line, bot, problem }));
         }
     }
-    failures.sort();
-    if let Some((_, line, name, problem)) = failures.first() {
-        let mut message = format!(
-            "{}:{line}: field `bot.command`: bot {} {problem}",
-            t.file.display(),
-            crate::quote::quoted(name)
-        );
-        for (_, line, name, problem) in &failures[1..] {
-            message.push_str(&format!(
-                "\n{}:{line}: field `bot.command`: bot {} {problem}",
-                t.file.display(),
-                crate::quote::quoted(name)
-            ));
-        }
-        return Err(crate::exit::Exit::new(crate::exit::ExitKind::BadInput, message).into());
+    if failures.is_empty() {
+        return Ok(());
     }
-    Ok(())
+    failures.sort_by_key(|(i, _)| *i);
+    Err(RunError::BotChecks {
+        file: t.file.clone(),
+        failures: failures.into_iter().map(|(_, f)| f).collect(),
+    })
 }
 
 fn spec_for(
@@ -230,7 +221,7 @@ async fn play_all(
     options: &RunOptions,
     progress: &Progress,
     cancel: &CancellationToken,
-) -> anyhow::Result<(Vec<MatchRecord>, bool)> {
+) -> Result<(Vec<MatchRecord>, bool), RunError> {
     let queue = matches
         .into_iter()
         .map(|m| {
@@ -249,7 +240,7 @@ async fn play_all(
         options.watch.clone(),
         cancel,
     )
-    .context("cannot start the job slots' threads")?;
+    .map_err(RunError::StartSlots)?;
     let mut results = Results::default();
     let mut failure = None;
     // Every slot sends until the queue is empty or, once cancelled, drained; the channel
@@ -271,7 +262,7 @@ async fn play_all(
         return Err(e);
     }
     if panicked {
-        anyhow::bail!("a job slot's thread panicked");
+        return Err(RunError::SlotPanicked);
     }
     Ok((results.finished, results.interrupted))
 }
@@ -291,18 +282,23 @@ impl Results {
         result: Result<MatchResult, MatchError>,
         out: &mut OutputDir,
         progress: &Progress,
-    ) -> anyhow::Result<()> {
+    ) -> Result<(), RunError> {
         match result {
             Ok(result) => {
                 let rec = record(&m, &result, out);
-                out.append(&rec)
-                    .with_context(|| format!("cannot append to {}", out.root.display()))?;
+                out.append(&rec).map_err(|source| RunError::Append {
+                    root: out.root.clone(),
+                    source,
+                })?;
                 progress.finished(&rec);
                 self.finished.push(rec);
             }
             Err(MatchError::Cancelled) => self.interrupted = true,
-            Err(e) => {
-                return Err(e).with_context(|| format!("match {} could not be played", m.index));
+            Err(source) => {
+                return Err(RunError::Match {
+                    index: m.index,
+                    source,
+                });
             }
         }
         Ok(())
@@ -314,46 +310,27 @@ pub async fn run(
     t: Tournament,
     options: &RunOptions,
     cancel: &CancellationToken,
-) -> anyhow::Result<RunSummary> {
+) -> Result<RunSummary, RunError> {
     if options.shard.is_some() && t.format == Format::Sprt {
-        return Err(crate::exit::Exit::new(
-            crate::exit::ExitKind::BadInput,
-            format!(
-                "{}: an sprt tournament is sequential and cannot be sharded; run it on one machine",
-                t.file.display()
-            ),
-        )
-        .into());
+        return Err(RunError::ShardedSprt { file: t.file });
     }
     if options.shard.is_some() && t.seed_drawn {
-        return Err(crate::exit::Exit::new(
-            crate::exit::ExitKind::BadInput,
-            format!(
-                "{}: field `seed`: a sharded tournament needs an explicit seed (each machine \
-                 would draw its own and the shards could not be merged); add one, e.g. \
-                 `seed = {}` (just drawn from the operating system), and keep it secret until \
-                 the tournament is over",
-                t.file.display(),
-                crate::seeds::from_os()?
-            ),
-        )
-        .into());
+        return Err(RunError::ShardedWithoutSeed {
+            file: t.file,
+            suggested: crate::seeds::from_os()?,
+        });
     }
     if t.page_cache == PageCache::Drop
         && let Some(why) = super::page_cache::unavailable(options.jobs)
     {
-        return Err(crate::exit::Exit::new(
-            crate::exit::ExitKind::BadInput,
-            format!("{}: field `page_cache`: {why}", t.file.display()),
-        )
-        .into());
+        return Err(RunError::PageCacheUnavailable { file: t.file, why });
     }
     let mut t = t;
     let (mut out, done) = OutputDir::open(&options.out, &mut t, options.shard)?;
     let scratch = tempfile::Builder::new()
         .prefix("arena-check-")
         .tempdir()
-        .context("cannot create a scratch directory")?;
+        .map_err(RunError::Scratch)?;
     check_bots(&t, scratch.path()).await?;
     let t = Arc::new(t);
     let mut summary = RunSummary {

@@ -91,27 +91,46 @@ impl BlockScorer {
     }
 }
 
+/// Why a block could not be luck-corrected (it is then scored without the correction, with
+/// a warning saying this).
+#[derive(Debug, thiserror::Error)]
+enum UncorrectedBlock {
+    #[error("match {index} has no seat of {candidate}")]
+    NoSeat { index: u64, candidate: String },
+    #[error("match {index} has no replay")]
+    NoReplay { index: u64 },
+    /// The reason is said in the message (its first line of causes only, as it always was).
+    #[error("{}: {reason}", path.display())]
+    Replay {
+        path: std::path::PathBuf,
+        reason: crate::replay::ReplayReadError,
+    },
+    #[error(transparent)]
+    Estimator(#[from] crate::standings::estimator::LuckError),
+}
+
 /// The candidate's luck-corrected total of one block, from the two matches' replays.
 fn luck_corrected(
     dir: &Path,
     estimator: &mut LuckCorrected,
     matches: [&MatchRecord; 2],
     candidate: &str,
-) -> anyhow::Result<crate::standings::stats::BlockSample> {
+) -> Result<crate::standings::stats::BlockSample, UncorrectedBlock> {
     let mut replays: Vec<(Vec<Record>, usize, u64)> = Vec::new();
     for m in matches {
-        let seat = m
-            .seats
-            .iter()
-            .position(|s| s == candidate)
-            .ok_or_else(|| anyhow::anyhow!("match {} has no seat of {candidate}", m.index))?;
+        let seat = m.seats.iter().position(|s| s == candidate).ok_or_else(|| {
+            UncorrectedBlock::NoSeat {
+                index: m.index,
+                candidate: candidate.to_string(),
+            }
+        })?;
         let path = dir.join(
             m.replay
                 .as_ref()
-                .ok_or_else(|| anyhow::anyhow!("match {} has no replay", m.index))?,
+                .ok_or(UncorrectedBlock::NoReplay { index: m.index })?,
         );
-        let records =
-            crate::replay::read(&path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let records = crate::replay::read(&path)
+            .map_err(|reason| UncorrectedBlock::Replay { path, reason })?;
         replays.push((records, seat, m.hands));
     }
     let block: Vec<MatchReplay<'_>> = replays

@@ -319,7 +319,8 @@ impl FinalRound {
                     .with_context(|| format!("cannot remove {}", dir.display()))?;
             }
         }
-        arena::tournament::output::write_atomically(&paths.file, &text)
+        arena::tournament::output::write_atomically(&paths.file, &text)?;
+        Ok(())
     }
 }
 
