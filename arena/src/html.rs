@@ -11,7 +11,7 @@ mod replay_page;
 mod report_page;
 mod template;
 
-pub use error::ReplayPageError;
+pub use error::{ReplayPageError, ReportError};
 pub use replay_page::{
     BackLink, ReplayPageOptions, VIEWER_CSS, VIEWER_JS, ViewerLinks, linked_replay_page, live_page,
     replay_page, replay_title, shared_replay_page, viewer_script, viewer_style, write_replay_page,

@@ -91,6 +91,20 @@ pub fn create_dir_all(dir: &Path) -> io::Result<()> {
     })
 }
 
+/// An error and its causes, `: `-separated (as `main` says them, less its short IO reasons):
+/// what tests of the library's errors look for a cause in.
+#[cfg(test)]
+pub(crate) fn chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(e) = cause {
+        text.push_str(": ");
+        text.push_str(&e.to_string());
+        cause = e.source();
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use super::template::TemplateError;
 use crate::output::CreateFolderError;
 use crate::replay::ReplayReadError;
+use crate::tournament::TournamentOutputError;
 
 /// A replay page could not be made (a bad replay) or written.
 #[derive(Debug, thiserror::Error)]
@@ -57,6 +58,50 @@ pub enum ReplayPageError {
     #[error(transparent)]
     Template(#[from] TemplateError),
     /// The page's data did not encode as JSON: a bug of the arena.
+    #[error(transparent)]
+    Encode(serde_json::Error),
+}
+
+/// A tournament's report could not be made or written.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    #[error(
+        "{} is not a tournament output directory: {} is missing",
+        dir.display(),
+        results.display()
+    )]
+    NotAnOutputDirectory { dir: PathBuf, results: PathBuf },
+    /// Its results or its plan could not be read.
+    #[error(transparent)]
+    Output(#[from] TournamentOutputError),
+    #[error("{}: the report needs a file name", output.display())]
+    NoFileName { output: PathBuf },
+    #[error("cannot create the folder {}", dir.display())]
+    CreatePagesFolder {
+        dir: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    #[error("cannot remove the old replay page {}", path.display())]
+    RemoveStalePage {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    #[error(transparent)]
+    ReplayPage(#[from] ReplayPageError),
+    #[error(transparent)]
+    CreateFolder(#[from] CreateFolderError),
+    #[error("cannot write the report {}", path.display())]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    /// The template and the values given for it disagree: a bug of the arena.
+    #[error(transparent)]
+    Template(#[from] TemplateError),
+    /// The report's data did not encode as JSON: a bug of the arena.
     #[error(transparent)]
     Encode(serde_json::Error),
 }

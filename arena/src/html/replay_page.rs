@@ -385,6 +385,7 @@ fn hands_in(records: &[Record]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::output::chain;
     use crate::replay::BotRecord;
     use protocol::{Settings, TimeLimits, Variant};
 
@@ -564,7 +565,7 @@ mod tests {
         let text = serde_json::to_string(&header(&["a", "b"])).unwrap() + "\n\nnot json\n";
         let err = shared_replay_page(&text, Path::new("x.jsonl"), &ReplayPageOptions::default())
             .unwrap_err();
-        assert!(format!("{err:#}").contains("x.jsonl:3"), "{err:#}");
+        assert!(chain(&err).contains("x.jsonl:3"), "{}", chain(&err));
         let err = shared_replay_page(
             "{\"type\":\"event\",\"hand\":0,\"event\":\"kept\",\"seat\":0}\n",
             Path::new("x.jsonl"),
@@ -603,12 +604,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let missing = dir.path().join("missing.jsonl");
         let err = write_replay_page(&missing, &dir.path().join("out.html"), None).unwrap_err();
-        assert!(format!("{err:#}").contains("missing.jsonl"), "{err:#}");
+        assert!(chain(&err).contains("missing.jsonl"), "{}", chain(&err));
 
         let bad = dir.path().join("bad.jsonl");
         std::fs::write(&bad, "{\"type\":\"nonsense\"}\n").unwrap();
         let err = write_replay_page(&bad, &dir.path().join("out.html"), None).unwrap_err();
-        assert!(format!("{err:#}").contains("bad.jsonl:1"), "{err:#}");
+        assert!(chain(&err).contains("bad.jsonl:1"), "{}", chain(&err));
 
         let headless = dir.path().join("headless.jsonl");
         std::fs::write(
@@ -617,7 +618,7 @@ mod tests {
         )
         .unwrap();
         let err = write_replay_page(&headless, &dir.path().join("out.html"), None).unwrap_err();
-        assert!(format!("{err:#}").contains("headless.jsonl"), "{err:#}");
+        assert!(chain(&err).contains("headless.jsonl"), "{}", chain(&err));
 
         let good = dir.path().join("good.jsonl");
         std::fs::write(
@@ -632,6 +633,6 @@ mod tests {
         let blocker = dir.path().join("a-file");
         std::fs::write(&blocker, "").unwrap();
         let err = write_replay_page(&good, &blocker.join("out.html"), None).unwrap_err();
-        assert!(format!("{err:#}").contains("a-file"), "{err:#}");
+        assert!(chain(&err).contains("a-file"), "{}", chain(&err));
     }
 }

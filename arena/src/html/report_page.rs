@@ -13,9 +13,9 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, bail};
 use serde::Serialize;
 
+use super::error::ReportError;
 use super::replay_page::{BackLink, write_shared_replay_page, write_shared_viewer};
 use super::template::{encode_path_segment, escape_html, fill, json_for_script};
 use crate::standings::Standings;
@@ -136,9 +136,9 @@ pub struct ReportSummary {
 }
 
 /// The report page.
-pub fn report_page(data: &ReportData) -> anyhow::Result<String> {
+pub fn report_page(data: &ReportData) -> Result<String, ReportError> {
     let style = format!("{COMMON_CSS}\n{REPORT_CSS}");
-    fill(
+    Ok(fill(
         TEMPLATE,
         &[
             ("TITLE", &escape_html(&data.title)),
@@ -148,11 +148,10 @@ pub fn report_page(data: &ReportData) -> anyhow::Result<String> {
             ),
             ("STYLE", &style),
             ("SCRIPT", &format!("{EXACT_JSON_JS}\n{REPORT_JS}")),
-            ("DATA", &json_for_script(data)?),
+            ("DATA", &json_for_script(data).map_err(ReportError::Encode)?),
             ("GAUNTLET", &gauntlet_section(data.gauntlet.as_ref())),
         ],
-    )
-    .map_err(anyhow::Error::msg)
+    )?)
 }
 
 fn signed(x: f64) -> String {
@@ -250,20 +249,22 @@ fn capitalized(text: &str) -> String {
 }
 
 /// The folder of replay pages for the report `output`: `<stem>_replays` beside it.
-pub fn replay_pages_dir(output: &Path) -> anyhow::Result<(PathBuf, String)> {
+pub fn replay_pages_dir(output: &Path) -> Result<(PathBuf, String), ReportError> {
     let stem = output
         .file_stem()
-        .with_context(|| format!("{}: the report needs a file name", output.display()))?
+        .ok_or_else(|| ReportError::NoFileName {
+            output: output.to_path_buf(),
+        })?
         .to_string_lossy()
         .into_owned();
     let name = format!("{stem}_replays");
     Ok((output.with_file_name(&name), name))
 }
 
-fn tournament_info(t: &crate::tournament::Tournament) -> anyhow::Result<Option<TournamentInfo>> {
-    Ok(Some(TournamentInfo {
+fn tournament_info(t: &crate::tournament::Tournament) -> Result<TournamentInfo, ReportError> {
+    Ok(TournamentInfo {
         name: t.name.clone(),
-        format: serde_json::to_value(t.format)?,
+        format: serde_json::to_value(t.format).map_err(ReportError::Encode)?,
         settings: t.settings,
         seats: t.seats,
         hands: t.hands,
@@ -271,7 +272,7 @@ fn tournament_info(t: &crate::tournament::Tournament) -> anyhow::Result<Option<T
         rounds: t.rounds,
         duplicate: t.duplicate,
         bots: t.bots.iter().map(|b| b.name.clone()).collect(),
-    }))
+    })
 }
 
 /// Reads the tournament output directory `dir` and writes the report to `output`, with a
@@ -280,14 +281,13 @@ pub fn write_report(
     dir: &Path,
     output: &Path,
     replays: ReplaySelection,
-) -> anyhow::Result<ReportSummary> {
+) -> Result<ReportSummary, ReportError> {
     let results = dir.join("results.jsonl");
     if !results.is_file() {
-        bail!(
-            "{} is not a tournament output directory: {} is missing",
-            dir.display(),
-            results.display()
-        );
+        return Err(ReportError::NotAnOutputDirectory {
+            dir: dir.to_path_buf(),
+            results,
+        });
     }
     let records: Vec<MatchRecord> = read_results(&results)?.into_values().collect();
     let plan = if dir.join("plan.json").exists() {
@@ -295,10 +295,7 @@ pub fn write_report(
     } else {
         None
     };
-    let tournament = match &plan {
-        Some(t) => tournament_info(t)?,
-        None => None,
-    };
+    let tournament = plan.as_ref().map(tournament_info).transpose()?;
     let title = match &tournament {
         Some(t) => format!("Tournament {}", t.name),
         None => format!("Tournament {}", dir.display()),
@@ -357,8 +354,10 @@ pub fn write_report(
     }
     remove_stale_pages(&pages_dir, &jobs)?;
     if !jobs.is_empty() {
-        std::fs::create_dir_all(&pages_dir)
-            .with_context(|| format!("cannot create the folder {}", pages_dir.display()))?;
+        std::fs::create_dir_all(&pages_dir).map_err(|source| ReportError::CreatePagesFolder {
+            dir: pages_dir.clone(),
+            source,
+        })?;
         write_shared_viewer(&pages_dir)?;
         write_pages(&jobs, &pages_dir, &back)?;
         summary.pages = jobs.len();
@@ -374,8 +373,10 @@ pub fn write_report(
     };
     let page = report_page(&data)?;
     crate::output::create_parent(output)?;
-    std::fs::write(output, page)
-        .with_context(|| format!("cannot write the report {}", output.display()))?;
+    std::fs::write(output, page).map_err(|source| ReportError::Write {
+        path: output.to_path_buf(),
+        source,
+    })?;
     Ok(summary)
 }
 
@@ -384,7 +385,7 @@ fn write_pages(
     jobs: &[(PathBuf, String)],
     pages_dir: &Path,
     back: &BackLink,
-) -> anyhow::Result<()> {
+) -> Result<(), ReportError> {
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1)
@@ -394,7 +395,7 @@ fn write_pages(
     std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
-                scope.spawn(|| -> anyhow::Result<()> {
+                scope.spawn(|| -> Result<(), ReportError> {
                     loop {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         let Some((replay, file)) = jobs.get(i) else {
@@ -418,7 +419,7 @@ fn write_pages(
 /// Removes the replay pages of an earlier report in `pages_dir` that this one does not write
 /// (e.g. after `--replays none`), so that the folder holds only pages the report links to.
 /// Only files named like the report's pages are touched.
-fn remove_stale_pages(pages_dir: &Path, jobs: &[(PathBuf, String)]) -> anyhow::Result<()> {
+fn remove_stale_pages(pages_dir: &Path, jobs: &[(PathBuf, String)]) -> Result<(), ReportError> {
     let Ok(entries) = std::fs::read_dir(pages_dir) else {
         return Ok(());
     };
@@ -430,11 +431,9 @@ fn remove_stale_pages(pages_dir: &Path, jobs: &[(PathBuf, String)]) -> anyhow::R
             .and_then(|rest| rest.strip_suffix(".html"))
             .is_some_and(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()));
         if is_page && !keep.contains(name.as_str()) {
-            std::fs::remove_file(entry.path()).with_context(|| {
-                format!(
-                    "cannot remove the old replay page {}",
-                    entry.path().display()
-                )
+            std::fs::remove_file(entry.path()).map_err(|source| ReportError::RemoveStalePage {
+                path: entry.path(),
+                source,
             })?;
         }
     }
@@ -446,6 +445,7 @@ mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
+    use crate::output::chain;
 
     /// A replay header with nothing in it but `seed`.
     fn test_header(seed: u64) -> crate::replay::Header {
@@ -553,7 +553,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let err =
             write_report(dir.path(), &dir.path().join("r.html"), ReplaySelection::All).unwrap_err();
-        assert!(format!("{err:#}").contains("results.jsonl"), "{err:#}");
+        assert!(chain(&err).contains("results.jsonl"), "{}", chain(&err));
     }
 
     #[test]
@@ -562,7 +562,7 @@ mod tests {
         std::fs::write(dir.path().join("results.jsonl"), "garbage\n{}\n").unwrap();
         let err =
             write_report(dir.path(), &dir.path().join("r.html"), ReplaySelection::All).unwrap_err();
-        assert!(format!("{err:#}").contains("results.jsonl:1"), "{err:#}");
+        assert!(chain(&err).contains("results.jsonl:1"), "{}", chain(&err));
     }
 
     #[test]
@@ -710,8 +710,9 @@ mod tests {
         let err =
             write_report(dir.path(), &dir.path().join("r.html"), ReplaySelection::All).unwrap_err();
         assert!(
-            format!("{err:#}").contains("match-000001.jsonl:2"),
-            "{err:#}"
+            chain(&err).contains("match-000001.jsonl:2"),
+            "{}",
+            chain(&err)
         );
     }
 }
