@@ -7,6 +7,7 @@
 //! packed and what the server will run.
 
 mod c;
+mod error;
 mod java;
 mod javascript;
 mod plan;
@@ -17,15 +18,8 @@ mod zip;
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
-
-use crate::exit::{Exit, ExitKind};
+pub use error::PackError;
 pub use plan::{Language, Member, Plan, plan};
-
-/// A mistake in what was asked (exit status 2), in words for the user.
-pub(crate) fn refuse(message: impl Into<String>) -> anyhow::Error {
-    Exit::new(ExitKind::BadInput, message.into()).into()
-}
 
 /// Packs the bot in `dir` (its main file `main`, else the usual name, and the files `add`
 /// besides what the main file uses) into the zip `out`; returns what the user reads: the
@@ -35,16 +29,14 @@ pub fn pack(
     main: Option<&Path>,
     add: &[PathBuf],
     out: &Path,
-) -> anyhow::Result<String> {
+) -> Result<String, PackError> {
     if !out
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("zip"))
     {
-        return Err(refuse(format!(
-            "-o {}: the name must end in .zip (the server tells an archive from a single \
-             source file by its name)",
-            out.display()
-        )));
+        return Err(PackError::OutNotZip {
+            out: out.to_path_buf(),
+        });
     }
     let plan = plan(dir, main, add)?;
     let out_real = std::fs::canonicalize(out).ok();
@@ -53,37 +45,41 @@ pub fn pack(
         .iter()
         .find(|m| out_real.is_some() && std::fs::canonicalize(&m.from).ok() == out_real)
     {
-        return Err(refuse(format!(
-            "-o {}: that is {}, a file being packed",
-            out.display(),
-            m.from.display()
-        )));
+        return Err(PackError::OutIsPacked {
+            out: out.to_path_buf(),
+            member: m.from.clone(),
+        });
     }
     let mut files = Vec::new();
     for m in &plan.members {
-        let bytes =
-            std::fs::read(&m.from).with_context(|| format!("cannot read {}", m.from.display()))?;
+        let bytes = std::fs::read(&m.from).map_err(|source| PackError::Read {
+            path: m.from.clone(),
+            source,
+        })?;
         files.push((m.name.clone(), bytes));
     }
-    let bytes = zip::zip(&files)?;
+    let bytes = zip::zip(&files).map_err(PackError::Zip)?;
     write_new(out, &bytes)?;
     Ok(report(&plan, out, bytes.len()))
 }
 
 /// Written beside `out`, then renamed over it: never a half-written zip.
-fn write_new(out: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+fn write_new(out: &Path, bytes: &[u8]) -> Result<(), PackError> {
     let parent = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let mut tmp = tempfile::NamedTempFile::new_in(parent)
-        .with_context(|| format!("cannot write {}", out.display()))?;
-    std::io::Write::write_all(&mut tmp, bytes)
-        .with_context(|| format!("cannot write {}", out.display()))?;
-    tmp.persist(out)
-        .map_err(|e| e.error)
-        .with_context(|| format!("cannot write {}", out.display()))?;
-    Ok(())
+    let written = tempfile::NamedTempFile::new_in(parent).and_then(|mut tmp| {
+        std::io::Write::write_all(&mut tmp, bytes)?;
+        tmp.persist(out).map_err(|e| e.error)
+    });
+    match written {
+        Ok(_) => Ok(()),
+        Err(source) => Err(PackError::Write {
+            out: out.to_path_buf(),
+            source,
+        }),
+    }
 }
 
 /// What the user reads: the files, where each came from, what was left out, what to do next.

@@ -24,7 +24,8 @@ pub struct PackArgs {
 }
 
 pub fn run(args: PackArgs) -> anyhow::Result<()> {
-    let report = arena::pack::pack(&args.dir, args.main.as_deref(), &args.add, &args.out)?;
+    let report = arena::pack::pack(&args.dir, args.main.as_deref(), &args.add, &args.out)
+        .map_err(super::exit_error)?;
     arena::output::print(&report)?;
     Ok(())
 }

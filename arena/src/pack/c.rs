@@ -7,9 +7,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use super::plan::{Member, name_in, tidy};
-use super::{refuse, source};
+use super::{PackError, source};
 
-pub fn members(root: &Path, main: &Path) -> anyhow::Result<(Vec<Member>, String)> {
+pub fn members(root: &Path, main: &Path) -> Result<(Vec<Member>, String), PackError> {
     let mut used = BTreeSet::from([main.to_path_buf()]);
     let mut queue = vec![main.to_path_buf()];
     while let Some(file) = queue.pop() {
@@ -32,10 +32,9 @@ pub fn members(root: &Path, main: &Path) -> anyhow::Result<(Vec<Member>, String)
         }
     }
     if !defines_main(&source::read(main)?) {
-        return Err(refuse(format!(
-            "{} has no main function: choose the bot's file with --main",
-            main.display()
-        )));
+        return Err(PackError::NoMainFunction {
+            main: main.to_path_buf(),
+        });
     }
     let mut members = Vec::new();
     for from in used {
@@ -43,13 +42,10 @@ pub fn members(root: &Path, main: &Path) -> anyhow::Result<(Vec<Member>, String)
             && from.extension().is_some_and(|e| e == "c")
             && defines_main(&source::read(&from)?)
         {
-            return Err(refuse(format!(
-                "{} and {} both define main, and the server compiles every .c file into one \
-                 program: keep main in {} only",
-                main.display(),
-                from.display(),
-                main.display()
-            )));
+            return Err(PackError::TwoMains {
+                main: main.to_path_buf(),
+                other: from,
+            });
         }
         members.push(Member {
             name: name_in(root, &from)?,
@@ -61,7 +57,7 @@ pub fn members(root: &Path, main: &Path) -> anyhow::Result<(Vec<Member>, String)
 
 /// The bots among a folder's `.c` files: `bot.c` or `main.c` if there, else every file that
 /// defines `main`.
-pub fn mains(files: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+pub fn mains(files: &[PathBuf]) -> Result<Vec<PathBuf>, PackError> {
     for usual in ["bot.c", "main.c"] {
         if let Some(f) = files
             .iter()

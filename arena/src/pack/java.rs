@@ -8,9 +8,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use super::plan::{Member, name_in};
-use super::{refuse, source};
+use super::{PackError, source};
 
-pub fn members(root: &Path, main: &Path) -> anyhow::Result<(Vec<Member>, String)> {
+pub fn members(root: &Path, main: &Path) -> Result<(Vec<Member>, String), PackError> {
     let classes: BTreeMap<String, PathBuf> = std::fs::read_dir(root)
         .into_iter()
         .flatten()
@@ -35,11 +35,7 @@ pub fn members(root: &Path, main: &Path) -> anyhow::Result<(Vec<Member>, String)
             .lines()
             .any(|l| source::identifiers(l).next() == Some("package"))
         {
-            return Err(refuse(format!(
-                "{} declares a package, and the server compiles classes of the default package \
-                 only: remove its package line",
-                file.display()
-            )));
+            return Err(PackError::JavaPackage { file });
         }
         if code.contains("static void main") {
             with_main.insert(class_of(&file));
@@ -64,13 +60,11 @@ pub fn members(root: &Path, main: &Path) -> anyhow::Result<(Vec<Member>, String)
         None
     };
     if runs.as_deref() != Some(main_class.as_str()) {
-        return Err(refuse(format!(
-            "the server runs the class Main, else Bot, else the only class with a main \
-             method; with these files ({}) it would run {}, not {main_class}: rename \
-             {main_class} to Main",
-            used.keys().cloned().collect::<Vec<_>>().join(", "),
-            runs.as_deref().unwrap_or("nothing"),
-        )));
+        return Err(PackError::OtherJavaClassRuns {
+            classes: used.into_keys().collect(),
+            runs,
+            main_class,
+        });
     }
     let mut members = Vec::new();
     for from in used.into_values() {
@@ -84,7 +78,7 @@ pub fn members(root: &Path, main: &Path) -> anyhow::Result<(Vec<Member>, String)
 
 /// The bots among the `.java` files: `Main.java` or `Bot.java` if there, else every class
 /// with a `main` method.
-pub fn mains(files: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+pub fn mains(files: &[PathBuf]) -> Result<Vec<PathBuf>, PackError> {
     for usual in ["Main.java", "Bot.java"] {
         if let Some(f) = files
             .iter()

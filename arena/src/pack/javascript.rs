@@ -7,21 +7,17 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use super::plan::{Member, renamed_main, tidy};
-use super::{refuse, source};
+use super::{PackError, source};
 
-pub fn members(root: &Path, main: &Path) -> anyhow::Result<(Vec<Member>, String)> {
+pub fn members(root: &Path, main: &Path) -> Result<(Vec<Member>, String), PackError> {
     let mut used = BTreeSet::new();
     let mut queue = vec![main.to_path_buf()];
     while let Some(file) = queue.pop() {
         let folder = file.parent().unwrap_or(root);
         for spec in loads(&source::read(&file)?) {
-            let found = resolve(folder, &spec).ok_or_else(|| {
-                refuse(format!(
-                    "{} loads {spec:?}, which is not there (tried .js, .mjs, .cjs, .json, \
-                     /index.js)",
-                    file.display()
-                ))
-            })?;
+            let Some(found) = resolve(folder, &spec) else {
+                return Err(PackError::MissingScript { file, spec });
+            };
             if found != main && used.insert(found.clone()) {
                 queue.push(found);
             }
@@ -29,11 +25,9 @@ pub fn members(root: &Path, main: &Path) -> anyhow::Result<(Vec<Member>, String)
     }
     if main.extension().is_some_and(|e| e != "js") && !used.is_empty() {
         // Renamed bot.js, an ES module (.mjs) would be read as CommonJS.
-        return Err(refuse(format!(
-            "{}: the server runs bot.js, and a .mjs or .cjs main cannot become one; name your \
-             main file bot.js",
-            main.display()
-        )));
+        return Err(PackError::ModuleMain {
+            main: main.to_path_buf(),
+        });
     }
     let wanted = if used.is_empty() {
         // A single file is run whatever its name.
@@ -51,7 +45,7 @@ pub fn members(root: &Path, main: &Path) -> anyhow::Result<(Vec<Member>, String)
 
 /// The bots among a folder's scripts: `bot.js` or `main.js` if there, else every file no
 /// other loads.
-pub fn mains(files: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+pub fn mains(files: &[PathBuf]) -> Result<Vec<PathBuf>, PackError> {
     for usual in ["bot.js", "main.js"] {
         if let Some(f) = files
             .iter()

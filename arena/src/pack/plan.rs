@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{c, java, javascript, python, refuse, rust};
+use super::{PackError, c, java, javascript, python, rust};
 
 /// The server's languages, as its contest files name them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,31 +73,29 @@ pub struct Plan {
 
 /// The plan for the bot in `dir`: its main file `main` (relative to `dir`; default: found),
 /// and the `add`ed files (relative to `dir`).
-pub fn plan(dir: &Path, main: Option<&Path>, add: &[PathBuf]) -> anyhow::Result<Plan> {
+pub fn plan(dir: &Path, main: Option<&Path>, add: &[PathBuf]) -> Result<Plan, PackError> {
     if !dir.is_dir() {
-        return Err(refuse(format!("{}: no such folder", dir.display())));
+        return Err(PackError::NoSuchFolder {
+            dir: dir.to_path_buf(),
+        });
     }
     let main = match main {
         Some(m) => {
             let path = dir.join(m);
             if !path.is_file() {
-                return Err(refuse(format!(
-                    "--main {}: no such file in {}",
-                    m.display(),
-                    dir.display()
-                )));
+                return Err(PackError::NoSuchMain {
+                    main: m.to_path_buf(),
+                    dir: dir.to_path_buf(),
+                });
             }
             path
         }
         None => default_main(dir)?,
     };
     let main = tidy(&main);
-    let language = Language::of_file(&main).ok_or_else(|| {
-        refuse(format!(
-            "{}: not a source file of a language the server builds (.py, .js, .c, .java, .rs)",
-            main.display()
-        ))
-    })?;
+    let Some(language) = Language::of_file(&main) else {
+        return Err(PackError::NotASource { main });
+    };
     let root = main
         .parent()
         .map(Path::to_path_buf)
@@ -112,11 +110,10 @@ pub fn plan(dir: &Path, main: Option<&Path>, add: &[PathBuf]) -> anyhow::Result<
     for extra in add {
         let from = dir.join(extra);
         if !from.is_file() {
-            return Err(refuse(format!(
-                "--add {}: no such file in {}",
-                extra.display(),
-                dir.display()
-            )));
+            return Err(PackError::NoSuchAddition {
+                added: extra.clone(),
+                dir: dir.to_path_buf(),
+            });
         }
         let name = name_in(&root, &from)?;
         if !members.iter().any(|m| m.name == name) {
@@ -127,14 +124,10 @@ pub fn plan(dir: &Path, main: Option<&Path>, add: &[PathBuf]) -> anyhow::Result<
     // The server refuses names that differ only in case (and Linux would keep both).
     for pair in members.windows(2) {
         if pair[0].name.to_lowercase() == pair[1].name.to_lowercase() {
-            return Err(refuse(format!(
-                "{} and {} would be packed as {} and {}, names that differ only in case: the \
-                 server refuses such an upload; rename one",
-                pair[0].from.display(),
-                pair[1].from.display(),
-                pair[0].name,
-                pair[1].name
-            )));
+            return Err(PackError::CaseClash {
+                first: pair[0].clone(),
+                second: pair[1].clone(),
+            });
         }
     }
     let left_out = left_out(&root, &members);
@@ -170,19 +163,20 @@ pub(super) fn tidy(path: &Path) -> PathBuf {
 }
 
 /// `path`'s name in the upload: relative to `root`, `/`-separated; an error outside it.
-pub(super) fn name_in(root: &Path, path: &Path) -> anyhow::Result<String> {
+pub(super) fn name_in(root: &Path, path: &Path) -> Result<String, PackError> {
     let canonical = |p: &Path| {
-        std::fs::canonicalize(p)
-            .map_err(|e| refuse(format!("{}: {}", p.display(), crate::output::io_reason(&e))))
+        std::fs::canonicalize(p).map_err(|reason| PackError::Unresolvable {
+            path: p.to_path_buf(),
+            reason,
+        })
     };
     let (root_real, real) = (canonical(root)?, canonical(path)?);
-    let rel = real.strip_prefix(&root_real).map_err(|_| {
-        refuse(format!(
-            "{} is outside {}, the main file's folder: the upload holds that folder's files only",
-            path.display(),
-            root.display()
-        ))
-    })?;
+    let rel = real
+        .strip_prefix(&root_real)
+        .map_err(|_| PackError::OutsideRoot {
+            path: path.to_path_buf(),
+            root: root.to_path_buf(),
+        })?;
     let parts: Vec<String> = rel
         .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
@@ -192,7 +186,7 @@ pub(super) fn name_in(root: &Path, path: &Path) -> anyhow::Result<String> {
 
 /// The main file when none is given: the name the server looks for, else the folder's only
 /// candidate; refused with the candidates otherwise.
-fn default_main(dir: &Path) -> anyhow::Result<PathBuf> {
+fn default_main(dir: &Path) -> Result<PathBuf, PackError> {
     let found: Vec<(Language, Vec<PathBuf>)> = [
         Language::Python,
         Language::JavaScript,
@@ -206,20 +200,16 @@ fn default_main(dir: &Path) -> anyhow::Result<PathBuf> {
     .collect();
     let (language, files) = match found.as_slice() {
         [] => {
-            return Err(refuse(format!(
-                "{} holds no source file of a language the server builds (.py, .js, .c, \
-                 .java, .rs)",
-                dir.display()
-            )));
+            return Err(PackError::NoSources {
+                dir: dir.to_path_buf(),
+            });
         }
         [one] => one,
         several => {
-            let names: Vec<&str> = several.iter().map(|(l, _)| l.name()).collect();
-            return Err(refuse(format!(
-                "{} holds {} sources: say which file is the bot with --main FILE",
-                dir.display(),
-                names.join(" and ")
-            )));
+            return Err(PackError::SeveralLanguages {
+                dir: dir.to_path_buf(),
+                languages: several.iter().map(|(l, _)| *l).collect(),
+            });
         }
     };
     let candidates = match language {
@@ -231,26 +221,18 @@ fn default_main(dir: &Path) -> anyhow::Result<PathBuf> {
     };
     match candidates.as_slice() {
         [one] => Ok(one.clone()),
-        [] => Err(refuse(format!(
-            "{} holds {} files but none is plainly the bot: choose it with --main FILE",
-            dir.display(),
-            language.name()
-        ))),
-        several => {
-            let names: Vec<String> = several
+        [] => Err(PackError::NoPlainMain {
+            dir: dir.to_path_buf(),
+            language: *language,
+        }),
+        several => Err(PackError::SeveralMains {
+            dir: dir.to_path_buf(),
+            language: *language,
+            candidates: several
                 .iter()
                 .map(|p| p.strip_prefix(dir).unwrap_or(p).display().to_string())
-                .collect();
-            Err(refuse(format!(
-                "{} holds several {} bots ({}): choose one with --main, e.g. `arena pack {} \
-                 --main {} -o bot.zip`",
-                dir.display(),
-                language.name(),
-                names.join(", "),
-                dir.display(),
-                names[names.len() - 1]
-            )))
-        }
+                .collect(),
+        }),
     }
 }
 
@@ -300,7 +282,7 @@ pub(super) fn renamed_main(
     main: &Path,
     others: Vec<PathBuf>,
     wanted: &str,
-) -> anyhow::Result<Vec<Member>> {
+) -> Result<Vec<Member>, PackError> {
     let mut members = vec![Member {
         name: wanted.to_string(),
         from: main.to_path_buf(),
@@ -308,14 +290,11 @@ pub(super) fn renamed_main(
     for from in others {
         let name = name_in(root, &from)?;
         if name == wanted {
-            return Err(refuse(format!(
-                "{} uses {}, but the server runs the file called {wanted}: rename {} (and \
-                 what imports it) to pack {} as the bot",
-                main.display(),
-                from.display(),
-                from.display(),
-                main.display()
-            )));
+            return Err(PackError::MainNameTaken {
+                main: main.to_path_buf(),
+                other: from,
+                wanted: wanted.to_string(),
+            });
         }
         members.push(Member { name, from });
     }

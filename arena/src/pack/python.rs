@@ -7,9 +7,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use super::plan::{Member, renamed_main};
-use super::source;
+use super::{PackError, source};
 
-pub fn members(root: &Path, main: &Path) -> anyhow::Result<(Vec<Member>, String)> {
+pub fn members(root: &Path, main: &Path) -> Result<(Vec<Member>, String), PackError> {
     let mut used = BTreeSet::new();
     let mut queue = vec![main.to_path_buf()];
     while let Some(file) = queue.pop() {
@@ -27,7 +27,7 @@ pub fn members(root: &Path, main: &Path) -> anyhow::Result<(Vec<Member>, String)
 
 /// The bots among a folder's `.py` files: `bot.py` or `main.py` if there, else every file
 /// that is not a test (`test_*.py`) nor imported by another.
-pub fn mains(files: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+pub fn mains(files: &[PathBuf]) -> Result<Vec<PathBuf>, PackError> {
     for usual in ["bot.py", "main.py"] {
         if let Some(f) = files
             .iter()

@@ -9,12 +9,12 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use super::plan::{Member, renamed_main, tidy};
-use super::{refuse, source};
+use super::{PackError, source};
 
 /// Paths every Rust file may start with.
 const BUILT_IN: [&str; 6] = ["std", "core", "alloc", "crate", "self", "super"];
 
-pub fn members(dir: &Path, root: &Path, main: &Path) -> anyhow::Result<(Vec<Member>, String)> {
+pub fn members(dir: &Path, root: &Path, main: &Path) -> Result<(Vec<Member>, String), PackError> {
     let crates = cargo_crates(dir);
     let mut used: Vec<PathBuf> = Vec::new();
     let mut mods = BTreeSet::new();
@@ -25,12 +25,12 @@ pub fn members(dir: &Path, root: &Path, main: &Path) -> anyhow::Result<(Vec<Memb
         let words: Vec<&str> = source::identifiers(&code).collect();
         for pair in words.windows(2) {
             if pair == ["extern", "crate"] {
-                return Err(uses_crate(&file, "an extern crate"));
+                return Err(uses_crate(&file, None));
             }
         }
         for name in &crates {
             if code_uses_path(&code, name) {
-                return Err(uses_crate(&file, &format!("the crate {name}")));
+                return Err(uses_crate(&file, Some(name)));
             }
         }
         for first in use_roots(&code) {
@@ -45,12 +45,12 @@ pub fn members(dir: &Path, root: &Path, main: &Path) -> anyhow::Result<(Vec<Memb
                 .into_iter()
                 .find(|p| p.is_file())
             else {
-                return Err(refuse(format!(
-                    "{} declares `mod {name};` but neither {} nor {} exists",
-                    file.display(),
-                    flat.display(),
-                    nested.display()
-                )));
+                return Err(PackError::MissingModule {
+                    file,
+                    name,
+                    flat,
+                    nested,
+                });
             };
             mods.insert(name.clone());
             let found = tidy(&found);
@@ -64,7 +64,7 @@ pub fn members(dir: &Path, root: &Path, main: &Path) -> anyhow::Result<(Vec<Memb
         .iter()
         .find(|(_, n)| !BUILT_IN.contains(&n.as_str()) && !mods.contains(n))
     {
-        return Err(uses_crate(file, &format!("the crate {name}")));
+        return Err(uses_crate(file, Some(name)));
     }
     let members = renamed_main(root, main, used, "main.rs")?;
     Ok((members, "./bot".into()))
@@ -99,13 +99,12 @@ pub fn mains(dir: &Path, files: &[PathBuf]) -> Vec<PathBuf> {
     }
 }
 
-fn uses_crate(file: &Path, what: &str) -> anyhow::Error {
-    refuse(format!(
-        "{} uses {what}, and the server builds Rust with rustc alone (no cargo, no crates: the \
-         standard library only); start from the Rust kit's src/bin/standalone-bot.rs, which \
-         needs none",
-        file.display()
-    ))
+/// `file` uses the crate `krate` (`None`: an `extern crate`).
+fn uses_crate(file: &Path, krate: Option<&str>) -> PackError {
+    PackError::UsesCrate {
+        file: file.to_path_buf(),
+        krate: krate.map(str::to_string),
+    }
 }
 
 /// The crates a Cargo package's code may name: its dependencies and its own library.

@@ -5,11 +5,14 @@
 
 use std::path::Path;
 
-use anyhow::Context;
+use super::PackError;
 
 /// A source file's text (invalid UTF-8 replaced: it is only scanned).
-pub fn read(path: &Path) -> anyhow::Result<String> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+pub fn read(path: &Path) -> Result<String, PackError> {
+    let bytes = std::fs::read(path).map_err(|source| PackError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
