@@ -3,10 +3,12 @@
 //! server streams the feeds to the shared replay viewer as server-sent events. `--pace` slows
 //! the matches down for people to follow, and `--keep-serving` keeps the view up afterwards.
 
+mod error;
 mod feed;
 mod pace;
 mod server;
 
+pub use error::WatchError;
 pub use feed::{Joined, LiveHub, LiveMatch, MatchEntry};
 pub use pace::{MAX_PACE_MS, Pace};
 pub use server::{KEEP_BYTES, WatchServer, start};
@@ -33,7 +35,7 @@ pub struct WatchOptions {
 /// The server stops when the returned handle is dropped.
 pub async fn serve_if_asked(
     options: WatchOptions,
-) -> anyhow::Result<(Option<WatchServer>, Option<Arc<LiveHub>>)> {
+) -> Result<(Option<WatchServer>, Option<Arc<LiveHub>>), WatchError> {
     let Some(addr) = options.addr else {
         return Ok((None, None));
     };

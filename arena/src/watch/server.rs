@@ -25,6 +25,7 @@ use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::RecvError;
 use tokio_util::sync::CancellationToken;
 
+use super::error::WatchError;
 use super::feed::{LiveHub, LiveMatch};
 
 /// A running live view.
@@ -90,11 +91,11 @@ struct Access {
 
 /// Starts serving `hub` on `addr` (port 0: any free port). The server stops when the returned
 /// handle is dropped; the streams of matches still in play end with it.
-pub async fn start(addr: SocketAddr, hub: Arc<LiveHub>) -> anyhow::Result<WatchServer> {
+pub async fn start(addr: SocketAddr, hub: Arc<LiveHub>) -> Result<WatchServer, WatchError> {
     let listener = TcpListener::bind(addr)
         .await
-        .map_err(|e| anyhow::anyhow!("--watch {addr}: cannot listen there: {e}"))?;
-    let addr = listener.local_addr()?;
+        .map_err(|reason| WatchError::Listen { addr, reason })?;
+    let addr = listener.local_addr().map_err(WatchError::LocalAddress)?;
     let token = new_token()?;
     let streams = Arc::new(AtomicUsize::new(0));
     let state = AppState {
@@ -123,12 +124,12 @@ pub async fn start(addr: SocketAddr, hub: Arc<LiveHub>) -> anyhow::Result<WatchS
     })
 }
 
-fn new_token() -> anyhow::Result<String> {
+fn new_token() -> Result<String, WatchError> {
     use rand_core::TryRngCore;
     let mut bytes = [0u8; 16];
     rand_core::OsRng
         .try_fill_bytes(&mut bytes)
-        .map_err(|e| anyhow::anyhow!("cannot draw the live view's token: {e}"))?;
+        .map_err(WatchError::Token)?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
