@@ -5,6 +5,7 @@
 //! actions, and cards revealed to them. Bad input is asked again, with the rule that refused
 //! it; end of input packs and ends. Hands and seats are counted from 1, as people count them.
 
+mod error;
 mod prompt;
 mod refused;
 mod terminal;
@@ -18,6 +19,7 @@ use rules::Hand;
 use crate::bot::BotSpec;
 use crate::referee::mix_draw::MixDraws;
 use crate::referee::{Connection, DecisionLoop};
+pub use error::PlayError;
 pub use prompt::{InputError, parse_input};
 use terminal::Terminal;
 
@@ -43,7 +45,7 @@ pub struct PlayConfig {
 pub async fn play<R: BufRead, W: Write>(
     config: &PlayConfig,
     console: &mut Console<R, W>,
-) -> anyhow::Result<i64> {
+) -> Result<i64, PlayError> {
     let n = config.bots.len() + 1;
     config.settings.validate(n)?;
     let me = config.seat;
@@ -96,14 +98,7 @@ pub async fn play<R: BufRead, W: Write>(
         for c in connections.into_iter().flatten() {
             c.close(Duration::ZERO).await;
         }
-        return Err(crate::exit::Exit::new(
-            crate::exit::ExitKind::BotDisabled,
-            format!(
-                "{not_started} bot(s) did not start (see above); `arena check-bot -- CMD` \
-                 checks a bot on its own"
-            ),
-        )
-        .into());
+        return Err(PlayError::BotsNotStarted { not_started });
     }
     writeln!(
         console.output,

@@ -4,7 +4,7 @@ use std::io;
 
 use arena::bot_command::{self, PathBase, SpecInput};
 use arena::exit::{Exit, ExitKind};
-use arena::play::{Console, PlayConfig, play};
+use arena::play::{Console, PlayConfig, PlayError, play};
 use clap::Args;
 use protocol::Variant;
 
@@ -118,6 +118,10 @@ pub async fn run(args: PlayArgs) -> anyhow::Result<()> {
         input: io::stdin().lock(),
         output: io::stdout(),
     };
-    play(&config, &mut console).await?;
+    play(&config, &mut console).await.map_err(|e| match e {
+        // As it was: `main` says an IO error short, and exits quietly on a closed stdout.
+        PlayError::Console(io) => io.into(),
+        e => super::exit_error(e),
+    })?;
     Ok(())
 }
