@@ -5,12 +5,12 @@
 
 use std::collections::BTreeMap;
 
-use protocol::{Action, DecisionKind, FaultKind, Request, TimeLimits};
+use protocol::{Action, ArenaMessage, DecisionKind, FaultKind, FaultNotice, Request, TimeLimits};
 use rules::Hand;
 
 use super::run::{Check, Outcome, Stop};
 use super::scenarios::Scenario;
-use crate::referee::{AfterFault, BotAnswer, Connection, SeatFault, Table};
+use crate::referee::{AfterFault, BotAnswer, Connection, SeatFault, Table, fallback};
 
 /// One scenario's table: the bot in its seat, the house in the others.
 pub(super) struct CheckerTable<'a> {
@@ -138,6 +138,14 @@ impl Table for CheckerTable<'_> {
             self.stop_all = Some(Stop::TextOnStdout);
             return Ok(AfterFault::StopTheHand);
         }
+        // As a match tells it (PROTOCOL.md, `fault`): a bot that mishandles the notice fails
+        // here, not first in a match.
+        self.connection.queue(&ArenaMessage::Fault(FaultNotice {
+            id: Some(request.id),
+            fault: fault.kind,
+            detail: fault.detail.clone(),
+            applied: Some(fallback(kind)),
+        }));
         Ok(AfterFault::AskAgain)
     }
 }

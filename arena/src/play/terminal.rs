@@ -4,7 +4,7 @@
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
-use protocol::{Action, DecisionKind, Request, Settings};
+use protocol::{Action, ArenaMessage, DecisionKind, FaultNotice, Request, Settings};
 use rules::{Event, Hand};
 
 use super::Console;
@@ -81,8 +81,8 @@ impl<R: BufRead, W: Write> Table for Terminal<'_, R, W> {
     async fn faulted(
         &mut self,
         seat: usize,
-        _kind: DecisionKind,
-        _request: &Request,
+        kind: DecisionKind,
+        request: &Request,
         fault: SeatFault,
     ) -> std::io::Result<AfterFault> {
         let out = &mut self.console.output;
@@ -92,6 +92,17 @@ impl<R: BufRead, W: Write> Table for Terminal<'_, R, W> {
         if crate::check_bot::stdout_text::is_text_on_stdout(&fault) && !self.hinted[seat] {
             self.hinted[seat] = true;
             writeln!(out, "    note: {}", crate::check_bot::stdout_text::HINT)?;
+        }
+        // As a match tells it (PROTOCOL.md, `fault`).
+        if !fault.broken
+            && let Some(bot) = &mut self.bots[seat]
+        {
+            bot.queue(&ArenaMessage::Fault(FaultNotice {
+                id: Some(request.id),
+                fault: fault.kind,
+                detail: fault.detail.clone(),
+                applied: Some(fallback(kind)),
+            }));
         }
         if fault.broken
             && let Some(bot) = self.bots[seat].take()

@@ -102,6 +102,21 @@ fn an_illegal_answer_is_named_with_the_line_sent_and_what_was_expected() {
 }
 
 #[test]
+fn the_fault_notice_is_sent_as_in_a_match() {
+    // A bot that crashes on the `fault` message would crash in its first match with a
+    // fault: check-bot sends the notice too, so the crash shows here.
+    let bot = zoo("fault_notice.py");
+    let (code, report) = check(&["python3", &bot], Some("classic"));
+    assert_eq!(code, 4, "{report}");
+    assert!(report.contains("illegal fault: bet 999999"), "{report}");
+    assert!(report.contains("crashed fault"), "{report}");
+    assert!(
+        report.contains("fault notice: illegal for request 1, applied {'action': 'pack'}"),
+        "the notice and its fields, in the bot's own stderr: {report}"
+    );
+}
+
+#[test]
 fn checks_a_crashed_bot_never_reached_say_it_had_stopped() {
     let bot = zoo("crash_mid_hand.py");
     let (code, report) = check(&["python3", &bot], Some("closest-555"));
