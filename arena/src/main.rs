@@ -8,8 +8,8 @@
 use std::io::{self, IsTerminal};
 use std::process::ExitCode;
 
-use arena::exit::{Exit, ExitKind};
-use arena::output::eprint_line;
+use arena::console::exit::{Exit, ExitKind};
+use arena::console::output::eprint_line;
 use clap::Parser;
 use commands::{Cli, Command};
 
@@ -90,7 +90,7 @@ fn error_text(error: &anyhow::Error) -> String {
         // An IO error follows a message that names the file: `not a directory`, not
         // `Not a directory (os error 20)`.
         let part = match cause.downcast_ref::<io::Error>() {
-            Some(io) => arena::output::io_reason(io),
+            Some(io) => arena::console::output::io_reason(io),
             None => cause.to_string(),
         };
         if text.to_lowercase().contains(&part.to_lowercase()) {

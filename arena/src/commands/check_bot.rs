@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use arena::bot_command::{self, PathBase, SpecInput};
 use arena::check_bot::{Check, Outcome, render, run_all, scenarios};
-use arena::exit::{Exit, ExitKind};
+use arena::console::exit::{Exit, ExitKind};
 use clap::Args;
 use protocol::{TimeLimits, Variant};
 
@@ -106,7 +106,7 @@ pub async fn run(args: CheckBotArgs) -> anyhow::Result<()> {
     };
     // The verdict is the exit code, which scripts read even when they read only the first
     // line (`| head -1`): a closed stdout does not turn a failure into a success.
-    let printed = arena::output::print(&text);
+    let printed = arena::console::output::print(&text);
     if checks.iter().any(|c| c.outcome == Outcome::Fail) {
         return Err(Exit::new(
             ExitKind::ChecksFailed,

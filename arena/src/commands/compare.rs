@@ -3,8 +3,8 @@
 use std::io;
 use std::process::ExitCode;
 
-use arena::exit::ExitKind;
-use arena::output::eprint_line;
+use arena::console::exit::ExitKind;
+use arena::console::output::eprint_line;
 use clap::Args;
 use protocol::{SequenceOrder, Variant};
 
@@ -23,7 +23,8 @@ pub struct CompareArgs {
 /// Bad lines are answered with error lines and counted: the exit code says there were some.
 pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
     let stdin = io::stdin().lock();
-    let bad = arena::compare::run(args.game, args.sequence_order, stdin, io::stdout().lock())?;
+    let bad =
+        arena::referee::compare::run(args.game, args.sequence_order, stdin, io::stdout().lock())?;
     if bad > 0 {
         eprint_line(&format!(
             "arena compare: {bad} bad line(s); see the error lines"

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use arena::bot_command::{self, PathBase, SpecInput};
-use arena::exit::{Exit, ExitKind};
+use arena::console::exit::{Exit, ExitKind};
 use arena::referee::{MatchConfig, MatchError, MatchResult, SeatConfig, run_match};
 use clap::Args;
 use protocol::Variant;
@@ -215,7 +215,7 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         hands: args.hands,
         seed: match args.seed {
             Some(seed) => seed,
-            None => arena::seeds::from_os()?,
+            None => arena::referee::seeds::from_os()?,
         },
         first_hand: 0,
         first_dealer: 0,
@@ -235,7 +235,7 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
             .then_some((args.max_replay_stderr_kb as usize).saturating_mul(1024)),
     };
     let cancel = CancellationToken::new();
-    arena::signals::cancel_on_signal(cancel.clone());
+    arena::console::signals::cancel_on_signal(cancel.clone());
     let played = run_match(&config, &cancel).await;
     if let (Some(hub), Some(feed)) = (&hub, &live) {
         hub.close(feed);
@@ -255,11 +255,11 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         // The arena's own peak memory: bots must not be able to make it grow.
         summary["arena_max_rss_kb"] = arena::bot::peak_rss_kb().into();
         summary["sandbox"] = serde_json::to_value(&protection)?;
-        arena::output::print(&format!("{summary}\n"))?;
+        arena::console::output::print(&format!("{summary}\n"))?;
     } else {
         let text = summary_text(&result, args.replay.as_deref());
         let failures = failures_text(&result, &context);
-        arena::output::print(&format!("{text}{failures}{}\n", protection.line()))?;
+        arena::console::output::print(&format!("{text}{failures}{}\n", protection.line()))?;
     }
     arena::watch::after_the_matches(watching, args.watch.options(), &cancel).await;
     disabled_exit(&result)

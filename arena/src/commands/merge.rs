@@ -24,7 +24,7 @@ pub fn run(args: MergeArgs) -> anyhow::Result<()> {
         matches,
         still_missing,
     } = merge(&args.dirs, &args.out, args.partial).map_err(super::exit_error)?;
-    arena::output::print(&format!(
+    arena::console::output::print(&format!(
         "{standings_text}\nmerged {matches} matches into {}{}\n",
         args.out.display(),
         match still_missing {

@@ -26,6 +26,6 @@ pub struct PackArgs {
 pub fn run(args: PackArgs) -> anyhow::Result<()> {
     let report = arena::pack::pack(&args.dir, args.main.as_deref(), &args.add, &args.out)
         .map_err(super::exit_error)?;
-    arena::output::print(&report)?;
+    arena::console::output::print(&report)?;
     Ok(())
 }

@@ -3,7 +3,7 @@
 use std::io;
 
 use arena::bot_command::{self, PathBase, SpecInput};
-use arena::exit::{Exit, ExitKind};
+use arena::console::exit::{Exit, ExitKind};
 use arena::play::{Console, PlayConfig, PlayError, play};
 use clap::Args;
 use protocol::Variant;
@@ -104,7 +104,7 @@ pub async fn run(args: PlayArgs) -> anyhow::Result<()> {
         hands: args.hands,
         seed: match args.seed {
             Some(seed) => seed,
-            None => arena::seeds::from_os()?,
+            None => arena::referee::seeds::from_os()?,
         },
         seat: args.seat - 1,
         bots,

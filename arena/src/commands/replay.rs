@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
-use arena::output::print;
+use arena::console::output::print;
 use clap::Subcommand;
 
 #[derive(Subcommand, Debug)]

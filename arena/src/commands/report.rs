@@ -2,8 +2,8 @@
 
 use std::path::PathBuf;
 
+use arena::console::output::{eprint_line, print};
 use arena::html::{ReplaySelection, parse_replays, write_report};
-use arena::output::{eprint_line, print};
 use clap::Args;
 
 #[derive(Args, Debug)]

@@ -6,8 +6,8 @@ use std::ffi::OsString;
 use std::os::unix::process::CommandExt;
 use std::process::ExitCode;
 
-use arena::exit::ExitKind;
-use arena::output::eprint_line;
+use arena::console::exit::ExitKind;
+use arena::console::output::eprint_line;
 use clap::Args;
 
 /// `arena serve ARGS...`, `arena worker ARGS...`: everything after the subcommand.
@@ -41,7 +41,7 @@ pub fn exec_sibling(command: &str, program: &str, args: &[OsString]) -> ExitCode
     eprint_line(&format!(
         "arena: error: cannot run {}: {}",
         sibling.display(),
-        arena::output::io_reason(&error)
+        arena::console::output::io_reason(&error)
     ));
     ExitCode::from(ExitKind::Failure.code())
 }

@@ -23,6 +23,6 @@ pub fn run(args: StandingsArgs) -> anyhow::Result<()> {
     }
     let standings = standings_of(dir, &records);
     let plan = planned(dir).map(|p| p.tournament);
-    arena::output::print(&standings_text(&standings, plan.as_ref()).0)?;
+    arena::console::output::print(&standings_text(&standings, plan.as_ref()).0)?;
     Ok(())
 }

@@ -2,8 +2,8 @@
 
 use std::path::PathBuf;
 
-use arena::exit::{Exit, ExitKind};
-use arena::output::print;
+use arena::console::exit::{Exit, ExitKind};
+use arena::console::output::print;
 use arena::tournament::{RunOptions, Tournament, write_standings};
 use clap::Args;
 use tokio_util::sync::CancellationToken;
@@ -56,7 +56,9 @@ pub async fn run(args: TournamentArgs) -> anyhow::Result<()> {
     });
     let out = args.out.unwrap_or_else(|| t.output.clone());
     if !args.quiet {
-        arena::output::eprint_line(&arena::bot::SandboxReport::new(t.sandbox, &t.limits).line());
+        arena::console::output::eprint_line(
+            &arena::bot::SandboxReport::new(t.sandbox, &t.limits).line(),
+        );
     }
     // Kept until the tournament is over: dropping it stops the live view.
     let (watching, hub) = arena::watch::serve_if_asked(watch).await?;
@@ -69,7 +71,7 @@ pub async fn run(args: TournamentArgs) -> anyhow::Result<()> {
         watch: hub,
     };
     let cancel = CancellationToken::new();
-    arena::signals::cancel_on_signal(cancel.clone());
+    arena::console::signals::cancel_on_signal(cancel.clone());
     let plan = t.clone();
     let summary = arena::tournament::run(t, &options, &cancel)
         .await
@@ -103,7 +105,7 @@ pub async fn run(args: TournamentArgs) -> anyhow::Result<()> {
 
 /// Parses `I/N` (1 <= I <= N).
 pub fn parse_shard(text: &str) -> Result<(u64, u64), String> {
-    let quoted = arena::quote::quoted;
+    let quoted = arena::console::quote::quoted;
     let (i, n) = text
         .split_once('/')
         .ok_or_else(|| format!("expected I/N like 2/8, got {}", quoted(text)))?;

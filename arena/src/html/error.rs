@@ -5,7 +5,7 @@ use std::io;
 use std::path::PathBuf;
 
 use super::template::TemplateError;
-use crate::output::CreateFolderError;
+use crate::console::output::CreateFolderError;
 use crate::replay::ReplayReadError;
 use crate::tournament::TournamentOutputError;
 

@@ -330,7 +330,7 @@ pub fn write_replay_page(
     let source = source_name(input);
     let page = replay_page(&records, &ReplayPageOptions { source, back })
         .map_err(|e| e.of_replay(input))?;
-    crate::output::create_parent(output)?;
+    crate::console::output::create_parent(output)?;
     write_page(output, page)?;
     Ok(hands_in(&records))
 }
@@ -385,7 +385,7 @@ fn hands_in(records: &[Record]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::chain;
+    use crate::console::output::chain;
     use crate::replay::BotRecord;
     use protocol::{Settings, TimeLimits, Variant};
 

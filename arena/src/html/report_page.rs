@@ -372,7 +372,7 @@ pub fn write_report(
         gauntlet,
     };
     let page = report_page(&data)?;
-    crate::output::create_parent(output)?;
+    crate::console::output::create_parent(output)?;
     std::fs::write(output, page).map_err(|source| ReportError::Write {
         path: output.to_path_buf(),
         source,
@@ -445,7 +445,7 @@ mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
-    use crate::output::chain;
+    use crate::console::output::chain;
 
     /// A replay header with nothing in it but `seed`.
     fn test_header(seed: u64) -> crate::replay::Header {

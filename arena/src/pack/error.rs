@@ -6,8 +6,8 @@ use std::io;
 use std::path::PathBuf;
 
 use super::plan::{Language, Member};
-use crate::exit::{ExitKind, HasExitKind};
-use crate::output::io_reason;
+use crate::console::exit::{ExitKind, HasExitKind};
+use crate::console::output::io_reason;
 
 #[derive(Debug, thiserror::Error)]
 pub enum PackError {

@@ -5,7 +5,7 @@ use std::io;
 use rules::SettingsError;
 
 use crate::bot::SpawnError;
-use crate::exit::{ExitKind, HasExitKind};
+use crate::console::exit::{ExitKind, HasExitKind};
 
 #[derive(Debug, thiserror::Error)]
 pub enum PlayError {

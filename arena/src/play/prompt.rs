@@ -48,7 +48,7 @@ pub fn parse_input(text: &str, legal: &[LegalAction]) -> Result<Action, InputErr
         other => {
             return Err(InputError::Problem(format!(
                 "unknown action {}",
-                crate::quote::quoted(other)
+                crate::console::quote::quoted(other)
             )));
         }
     };
@@ -63,9 +63,12 @@ pub fn parse_input(text: &str, legal: &[LegalAction]) -> Result<Action, InputErr
         } => {
             let amount = match words.get(1) {
                 None => *min,
-                Some(n) => n
-                    .parse::<u64>()
-                    .map_err(|_| format!("{} is not a number of chips", crate::quote::quoted(n)))?,
+                Some(n) => n.parse::<u64>().map_err(|_| {
+                    format!(
+                        "{} is not a number of chips",
+                        crate::console::quote::quoted(n)
+                    )
+                })?,
             };
             let action = Action::Bet { amount };
             if entry.allows(&action) {

@@ -61,10 +61,10 @@ impl MatchConfig {
 }
 
 /// The seed a seat's bot gets, for its own randomness: reproducible from the match seed and
-/// different between seats, but derived one-way (see [`crate::seeds`]) so that a bot cannot
+/// different between seats, but derived one-way (see [`crate::referee::seeds`]) so that a bot cannot
 /// work back to the match seed, which would give it every seat's cards.
 pub fn bot_seed(match_seed: u64, seat: usize) -> u64 {
-    crate::seeds::derive(match_seed, crate::seeds::BOT_SEED, seat as u64)
+    crate::referee::seeds::derive(match_seed, crate::referee::seeds::BOT_SEED, seat as u64)
 }
 
 /// The seed in a seat's hello: [`bot_seed`] cut to 53 bits, so that it survives JSON readers

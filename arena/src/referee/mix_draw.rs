@@ -3,14 +3,14 @@
 //!
 //! The draws must be unpredictable to every bot, or a bot could steer them (and an opponent
 //! could read the future). They come from a key derived one-way from the match seed, which
-//! no bot sees (`crate::seeds`), and, under `bot_seeds = "independent"`, from the seat's
+//! no bot sees (`crate::referee::seeds`), and, under `bot_seeds = "independent"`, from the seat's
 //! independent seed as well, so that the two seat orders of a duplicate block draw apart as
 //! their hello seeds do. The hello seed is not the key: a bot knows 53 bits of it.
 
 use protocol::mix::{MixEntry, pick, unit_interval};
 use protocol::{Action, Choice, LegalAction};
 
-use crate::seeds::{MIX_DRAW, derive};
+use crate::referee::seeds::{MIX_DRAW, derive};
 
 /// One seat's draws in one match: the `n`-th mixed answer draws with stream `n`.
 #[derive(Clone, Debug)]

@@ -41,7 +41,7 @@ impl Transcript {
         let keep = usize::try_from(max_bytes / 2).unwrap_or(usize::MAX);
         Ok(Transcript {
             // A seat's cards: the arena's user's only.
-            out: BufWriter::new(crate::output::create_private(path)?),
+            out: BufWriter::new(crate::console::output::create_private(path)?),
             head_left: keep,
             tail: VecDeque::new(),
             keep,

@@ -171,7 +171,7 @@ fn check_header(header: &Header) -> Result<(), VerifyError> {
     if header.format != super::REPLAY_FORMAT {
         return Err(VerifyError::Unsupported(format!(
             "format {}",
-            crate::quote::quoted(&header.format)
+            crate::console::quote::quoted(&header.format)
         )));
     }
     if header.version != super::REPLAY_VERSION {

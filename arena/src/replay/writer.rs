@@ -30,10 +30,12 @@ impl ReplayWriter {
         let out = match path {
             Some(path) => {
                 if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                    crate::output::create_dir_all(dir)?;
+                    crate::console::output::create_dir_all(dir)?;
                 }
                 // Every seat's cards, live: the arena's user's only.
-                Some(BufWriter::new(crate::output::create_private(path)?))
+                Some(BufWriter::new(crate::console::output::create_private(
+                    path,
+                )?))
             }
             None => None,
         };

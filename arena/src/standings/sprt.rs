@@ -480,7 +480,7 @@ mod float_or_infinity {
             Repr::Text(t) if t == "-inf" => Ok(f64::NEG_INFINITY),
             Repr::Text(t) => Err(serde::de::Error::custom(format!(
                 "not an LLR: {}",
-                crate::quote::quoted(&t)
+                crate::console::quote::quoted(&t)
             ))),
         }
     }

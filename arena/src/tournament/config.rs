@@ -70,7 +70,7 @@ pub enum BotSeeds {
     #[default]
     PerSeat,
     /// A fresh seed for every match and every seat, derived one-way from the tournament seed
-    /// and (match index, seat) ([`crate::seeds::MATCH_BOT_SEED`]): a randomized program
+    /// and (match index, seat) ([`crate::referee::seeds::MATCH_BOT_SEED`]): a randomized program
     /// against itself is no longer a mirror, which A/A tests need. Still deterministic from
     /// the tournament seed, so replays and resumes play alike.
     Independent,
@@ -304,7 +304,7 @@ impl Tournament {
                         Some("format"),
                         format!(
                             "unknown format {}; expected round-robin, gauntlet or sprt",
-                            crate::quote::quoted(other)
+                            crate::console::quote::quoted(other)
                         ),
                     ));
                 }
@@ -364,7 +364,10 @@ impl Tournament {
                 return Err(err(
                     Some(b.name.span()),
                     Some("bot.name"),
-                    format!("two bots are named {}", crate::quote::quoted(&name)),
+                    format!(
+                        "two bots are named {}",
+                        crate::console::quote::quoted(&name)
+                    ),
                 ));
             }
             let (argv, command) = b
@@ -418,7 +421,10 @@ impl Tournament {
                 return Err(err(
                     candidates_span.clone(),
                     Some("candidates"),
-                    format!("{} is not the name of a [[bot]]", crate::quote::quoted(c)),
+                    format!(
+                        "{} is not the name of a [[bot]]",
+                        crate::console::quote::quoted(c)
+                    ),
                 ));
             }
         }
@@ -532,7 +538,7 @@ impl Tournament {
                             Some("sprt.estimator"),
                             format!(
                                 "unknown estimator {}; expected luck-corrected or plain",
-                                crate::quote::quoted(other)
+                                crate::console::quote::quoted(other)
                             ),
                         ));
                     }
@@ -566,7 +572,7 @@ impl Tournament {
                         Some("grading.pass"),
                         format!(
                             "{} is not a field bot of this gauntlet",
-                            crate::quote::quoted(name)
+                            crate::console::quote::quoted(name)
                         ),
                     ));
                 }
@@ -584,7 +590,7 @@ impl Tournament {
                         Some("bot_seeds"),
                         format!(
                             "unknown bot_seeds {}; expected per-seat or independent",
-                            crate::quote::quoted(other)
+                            crate::console::quote::quoted(other)
                         ),
                     ));
                 }
@@ -598,7 +604,7 @@ impl Tournament {
                     Some("page_cache"),
                     format!(
                         "unknown page_cache {}; expected shared or drop",
-                        crate::quote::quoted(s.get_ref())
+                        crate::console::quote::quoted(s.get_ref())
                     ),
                 )
             })?,
@@ -665,7 +671,7 @@ impl Tournament {
             Some(plan) => plan
                 .seed
                 .ok_or(super::error::SettleSeedError::NotRecorded)?,
-            None => crate::seeds::from_os()?,
+            None => crate::referee::seeds::from_os()?,
         });
         Ok(())
     }
@@ -727,7 +733,7 @@ fn unrunnable_program(program: &str, base: &Path) -> Option<String> {
     (!found).then(|| {
         format!(
             "program {} is not on the PATH",
-            crate::quote::quoted(program)
+            crate::console::quote::quoted(program)
         )
     })
 }

@@ -6,9 +6,9 @@ use std::io;
 use std::path::PathBuf;
 
 use super::output::{describe_revision, describe_shard};
-use crate::exit::{ExitKind, HasExitKind};
-use crate::output::io_reason;
-use crate::seeds::SeedDrawError;
+use crate::console::exit::{ExitKind, HasExitKind};
+use crate::console::output::io_reason;
+use crate::referee::seeds::SeedDrawError;
 use crate::standings::estimator::ESTIMATOR_REVISION;
 
 /// A tournament output directory could not be opened, read or written.

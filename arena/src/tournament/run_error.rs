@@ -5,9 +5,9 @@ use std::io;
 use std::path::PathBuf;
 
 use super::error::TournamentOutputError;
-use crate::exit::{ExitKind, HasExitKind};
+use crate::console::exit::{ExitKind, HasExitKind};
 use crate::referee::MatchError;
-use crate::seeds::SeedDrawError;
+use crate::referee::seeds::SeedDrawError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
@@ -82,7 +82,7 @@ fn bot_failures(file: &std::path::Path, failures: &[BotCheckFailure]) -> String 
                 "{}:{}: field `bot.command`: bot {} {}",
                 file.display(),
                 f.line,
-                crate::quote::quoted(&f.bot),
+                crate::console::quote::quoted(&f.bot),
                 f.problem
             )
         })

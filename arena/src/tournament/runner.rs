@@ -187,9 +187,9 @@ fn match_config(t: &Tournament, m: &ScheduledMatch, out: &OutputDir) -> MatchCon
 pub fn independent_bot_seed(t: &Tournament, m: &ScheduledMatch, seat: usize) -> Option<u64> {
     match t.bot_seeds {
         BotSeeds::PerSeat => None,
-        BotSeeds::Independent => Some(crate::seeds::derive(
+        BotSeeds::Independent => Some(crate::referee::seeds::derive(
             t.seed(),
-            crate::seeds::MATCH_BOT_SEED,
+            crate::referee::seeds::MATCH_BOT_SEED,
             (m.index << 16) | seat as u64,
         )),
     }
@@ -317,7 +317,7 @@ pub async fn run(
     if options.shard.is_some() && t.seed_drawn {
         return Err(RunError::ShardedWithoutSeed {
             file: t.file,
-            suggested: crate::seeds::from_os()?,
+            suggested: crate::referee::seeds::from_os()?,
         });
     }
     if t.page_cache == PageCache::Drop
@@ -468,7 +468,7 @@ impl Progress {
             bar.set_position(n);
             bar.set_message(format!("last: {line}"));
         } else if self.plain {
-            crate::output::eprint_line(&format!(
+            crate::console::output::eprint_line(&format!(
                 "[{n}/{}] match {} finished: {line}",
                 self.total, record.index
             ));
@@ -480,7 +480,7 @@ impl Progress {
         if let Some(bar) = &self.bar {
             bar.println(text);
         } else if self.plain {
-            crate::output::eprint_line(text);
+            crate::console::output::eprint_line(text);
         }
     }
 

@@ -150,10 +150,10 @@ fn permute(items: &mut Vec<usize>, start: usize, out: &mut Vec<Vec<usize>>) {
 }
 
 /// The deal seed of a block, derived one-way from the tournament seed in its own domain (see
-/// [`crate::seeds`]): a block's deals are not those of any bot seed of the tournament seed,
+/// [`crate::referee::seeds`]): a block's deals are not those of any bot seed of the tournament seed,
 /// and knowing one block's seed tells nothing of another's.
 pub fn block_seed(seed: u64, block: u64) -> u64 {
-    crate::seeds::derive(seed, crate::seeds::BLOCK_SEED, block)
+    crate::referee::seeds::derive(seed, crate::referee::seeds::BLOCK_SEED, block)
 }
 
 #[cfg(test)]

@@ -187,7 +187,7 @@ pub fn sandbox_level(key: Option<&Spanned<String>>) -> Result<SandboxLevel, Sect
             field: "sandbox".into(),
             message: format!(
                 "unknown sandbox {}; expected none, limits or bwrap",
-                crate::quote::quoted(other)
+                crate::console::quote::quoted(other)
             ),
         }),
     }

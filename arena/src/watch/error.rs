@@ -3,7 +3,7 @@
 use std::io;
 use std::net::SocketAddr;
 
-use crate::output::io_reason;
+use crate::console::output::io_reason;
 
 #[derive(Debug, thiserror::Error)]
 pub enum WatchError {

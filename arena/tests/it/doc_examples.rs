@@ -1,4 +1,4 @@
-//! RULES.md's hand examples, checked with what `arena compare` runs (`arena::compare::run`), so
+//! RULES.md's hand examples, checked with what `arena compare` runs (`arena::referee::compare::run`), so
 //! that the rules document cannot drift from the engine.
 //!
 //! The examples live in fenced blocks whose info string is `compare GAME [ORDER]`, one example a
@@ -205,7 +205,7 @@ fn problems(blocks: &[Block]) -> Vec<String> {
             .map(|e| serde_json::to_string(&e.hands).unwrap() + "\n")
             .collect();
         let mut output = Vec::new();
-        arena::compare::run(block.variant, block.order, input.as_bytes(), &mut output)
+        arena::referee::compare::run(block.variant, block.order, input.as_bytes(), &mut output)
             .expect("compare writes to memory");
         let verdicts: Vec<Value> = String::from_utf8(output)
             .unwrap()

@@ -134,11 +134,11 @@ impl Worker {
             };
             // Drawn from the OS and stored: secret until the match is played (no page
             // shows the seed of an unplayed match).
-            let first = arena::seeds::from_os()?;
+            let first = arena::referee::seeds::from_os()?;
             let second = if self.contest.ladder.duplicate {
                 first
             } else {
-                arena::seeds::from_os()?
+                arena::referee::seeds::from_os()?
             };
             self.db
                 .schedule_pair(&NewPair {

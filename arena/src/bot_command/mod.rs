@@ -13,7 +13,7 @@ pub fn split(command: &str) -> Result<Vec<String>, String> {
     let argv = shlex::split(command).ok_or_else(|| {
         format!(
             "cannot split bot command {}: unbalanced quotes",
-            crate::quote::quoted(command)
+            crate::console::quote::quoted(command)
         )
     })?;
     if argv.is_empty() {

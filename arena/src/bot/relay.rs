@@ -37,7 +37,7 @@ use tokio_util::sync::CancellationToken;
 use crate::bot::{
     BotProcess, BotSpec, ExitSummary, ReadError, SandboxLevel, SpawnError, StderrRelay,
 };
-use crate::exit::ExitKind;
+use crate::console::exit::ExitKind;
 
 /// Lines of the caller's input queued for the bot (each read whole: the caller is trusted).
 const INPUT_QUEUE: usize = 64;

@@ -20,6 +20,7 @@ mod orphans;
 mod proc_view;
 mod process;
 mod real_dirs;
+pub mod relay;
 mod report;
 mod run;
 mod seccomp;

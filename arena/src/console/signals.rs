@@ -5,7 +5,7 @@
 //! whose task is gone is only recorded, never acted on, so a panic here (`eprintln!` on a
 //! stderr whose reader has gone, as in `arena match ... 2>&1 | head` after Ctrl-C) would leave
 //! the arena deaf to both signals. So it cancels first and prints through
-//! [`crate::output::eprint_line`], which never fails, on a thread that may block.
+//! [`crate::console::output::eprint_line`], which never fails, on a thread that may block.
 
 use tokio::signal::unix::{SignalKind, signal};
 use tokio_util::sync::CancellationToken;
@@ -37,7 +37,7 @@ fn on_signal(cancel: CancellationToken, say: bool) {
         // the write, and with it the runtime that has to stop the bots.
         if say {
             std::thread::spawn(|| {
-                crate::output::eprint_line(
+                crate::console::output::eprint_line(
                     "arena: stopping (finished work is kept); signal again to quit at once",
                 );
             });

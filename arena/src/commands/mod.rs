@@ -19,7 +19,7 @@ mod tournament;
 
 use std::process::ExitCode;
 
-use arena::exit::{Exit, ExitKind, HasExitKind};
+use arena::console::exit::{Exit, ExitKind, HasExitKind};
 use clap::{Parser, Subcommand};
 
 pub use serve::exec_sibling;

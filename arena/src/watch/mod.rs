@@ -42,13 +42,13 @@ pub async fn serve_if_asked(
     let hub = LiveHub::paced(Some(Duration::from_millis(options.pace_ms)));
     let server = start(addr, hub.clone()).await?;
     if !server.addr.ip().is_loopback() {
-        crate::output::eprint_line(&format!(
+        crate::console::output::eprint_line(&format!(
             "arena: warning: the live view listens on {}, reachable from other machines; it \
              shows every seat's cards to anyone with its URL",
             server.addr
         ));
     }
-    crate::output::eprint_line(&format!("arena: watch live at {}", server.url()));
+    crate::console::output::eprint_line(&format!("arena: watch live at {}", server.url()));
     Ok((Some(server), Some(hub)))
 }
 
@@ -64,7 +64,7 @@ pub async fn after_the_matches(
         return;
     };
     if options.keep_serving {
-        crate::output::eprint_line(&format!(
+        crate::console::output::eprint_line(&format!(
             "arena: all played; the live view stays up at {} until Ctrl-C",
             server.url()
         ));
@@ -72,7 +72,7 @@ pub async fn after_the_matches(
         return;
     }
     server.finish(Duration::from_secs(3)).await;
-    crate::output::eprint_line(
+    crate::console::output::eprint_line(
         "arena: the live view has stopped with the run (--keep-serving keeps it up until Ctrl-C)",
     );
 }

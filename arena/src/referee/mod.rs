@@ -5,6 +5,7 @@
 //! every seat what it may see. Faults become an action for the bot (pack, keep or refuse) and a
 //! fault record; the match always finishes.
 
+pub mod compare;
 mod connection;
 mod decision_loop;
 mod match_config;
@@ -12,6 +13,7 @@ mod match_runner;
 pub mod mix_draw;
 mod request_ids;
 mod result;
+pub mod seeds;
 mod table;
 mod transcript;
 

@@ -30,7 +30,7 @@ pub enum MatchError {
     #[error(
         "cannot write replay {}: {}",
         path.as_deref().map_or_else(|| "(none)".into(), |p| p.display().to_string()),
-        crate::output::io_reason(cause)
+        crate::console::output::io_reason(cause)
     )]
     Replay {
         path: Option<std::path::PathBuf>,
