@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use arena::tournament::merge::{Merged, merge};
+use arena::tournament::{Merged, merge};
 use clap::Args;
 
 #[derive(Args, Debug)]

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::bail;
-use arena::tournament::output::read_results;
+use arena::tournament::read_results;
 use arena::tournament::{MatchRecord, planned, standings_of, standings_text};
 use clap::Args;
 

@@ -21,7 +21,7 @@ use super::template::{encode_path_segment, escape_html, fill, json_for_script};
 use crate::standings::Standings;
 use crate::tournament::MatchRecord;
 use crate::tournament::grading::GradeReport;
-use crate::tournament::output::{read_plan, read_results};
+use crate::tournament::{read_plan, read_results};
 
 const TEMPLATE: &str = include_str!("../../assets/report.html");
 const COMMON_CSS: &str = include_str!("../../assets/common.css");

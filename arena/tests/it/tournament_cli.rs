@@ -310,7 +310,7 @@ fn a_tournament_without_a_seed_draws_one_records_it_and_a_resume_reuses_it() {
         let block = record["block"].as_u64().unwrap();
         assert_eq!(
             header["seed"].as_u64(),
-            Some(arena::tournament::schedule::block_seed(seed, block))
+            Some(arena::tournament::block_seed(seed, block))
         );
     }
 

@@ -105,13 +105,13 @@ impl FinalPaths {
 
     /// How far the tournament in `tournament/` is; `None` before its plan exists.
     pub fn progress(&self) -> Option<Progress> {
-        let t = arena::tournament::output::read_plan(&self.tournament)
+        let t = arena::tournament::read_plan(&self.tournament)
             .ok()?
             .tournament;
         // A plan always records its settled seed; never trust a file enough to panic.
         t.seed?;
-        let total = arena::tournament::schedule::schedule(&t).len() as u64;
-        let played = arena::tournament::output::read_results(&self.tournament.join("results.jsonl"))
+        let total = arena::tournament::schedule(&t).len() as u64;
+        let played = arena::tournament::read_results(&self.tournament.join("results.jsonl"))
             .ok()?
             .len() as u64;
         Some(Progress { played, total })
@@ -319,7 +319,7 @@ impl FinalRound {
                     .with_context(|| format!("cannot remove {}", dir.display()))?;
             }
         }
-        arena::tournament::output::write_atomically(&paths.file, &text)?;
+        arena::tournament::write_atomically(&paths.file, &text)?;
         Ok(())
     }
 }
@@ -397,7 +397,7 @@ pub fn tournament_file(
 /// stderr (each participant's own words; the private logs keep them), the arena's report of
 /// that copy, then the report swapped into `report/` whole (a reader never sees half).
 pub fn publish(paths: &FinalPaths) -> anyhow::Result<()> {
-    use arena::tournament::output::read_results;
+    use arena::tournament::read_results;
     let public = paths.root.join("public.tmp");
     let report_new = paths.root.join("report.tmp");
     for dir in [&public, &report_new] {

@@ -31,7 +31,7 @@ async fn own_matches(
         return Ok(Vec::new());
     }
     let results =
-        tokio::task::spawn_blocking(move || arena::tournament::output::read_results(&results_file))
+        tokio::task::spawn_blocking(move || arena::tournament::read_results(&results_file))
             .await
             .map_err(WebError::internal)?
             .map_err(WebError::internal)?;

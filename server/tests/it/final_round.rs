@@ -400,8 +400,7 @@ on_both!(
             "{file}"
         );
         let results =
-            arena::tournament::output::read_results(&paths.tournament.join("results.jsonl"))
-                .unwrap();
+            arena::tournament::read_results(&paths.tournament.join("results.jsonl")).unwrap();
         assert_eq!(results.len(), 6);
         for r in results.values() {
             assert_eq!(r.hands, 6);
@@ -633,7 +632,7 @@ on_both!(a_failed_final_starts_again_and_a_killed_one_resumes, |t| {
     let all = std::fs::read_to_string(&results_file).unwrap();
     let lines: Vec<&str> = all.lines().collect();
     assert_eq!(lines.len(), 6);
-    let plan = arena::tournament::output::read_plan(&paths.tournament)
+    let plan = arena::tournament::read_plan(&paths.tournament)
         .unwrap()
         .tournament;
 
@@ -673,12 +672,12 @@ on_both!(a_failed_final_starts_again_and_a_killed_one_resumes, |t| {
         resumed.starts_with(&format!("{}\n{}\n", lines[0], lines[1])),
         "kept as they were"
     );
-    let records = arena::tournament::output::read_results(&results_file).unwrap();
+    let records = arena::tournament::read_results(&results_file).unwrap();
     assert_eq!(
         records.keys().copied().collect::<Vec<_>>(),
         (0..6).collect::<Vec<_>>()
     );
-    let again = arena::tournament::output::read_plan(&paths.tournament)
+    let again = arena::tournament::read_plan(&paths.tournament)
         .unwrap()
         .tournament;
     assert_eq!(again.seed, plan.seed, "the same deals");
