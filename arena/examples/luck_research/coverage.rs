@@ -11,7 +11,7 @@
 //! ```
 
 use arena::standings::estimator::{Block, RIDGE, SequentialFit, Tables, block_units};
-use arena::standings::stats::{BlockSample, block_estimate};
+use arena::standings::{BlockSample, block_estimate};
 use rules::Variant;
 
 use crate::estimates::{cross_fitted, plain, width};

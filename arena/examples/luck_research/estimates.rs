@@ -6,7 +6,7 @@
 //! product's; the rest are the variants the choices were measured against.
 
 use arena::standings::estimator::{Block, FirstFit, Moments, Ridge, SequentialFit, corrected};
-use arena::standings::stats::{BlockEstimate, BlockSample};
+use arena::standings::{BlockEstimate, BlockSample};
 
 /// Folds of [`cross_fitted`] (fewer when there are fewer blocks).
 pub const FOLDS: usize = 5;

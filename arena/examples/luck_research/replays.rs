@@ -32,7 +32,7 @@ use std::path::Path;
 
 use arena::replay::Record;
 use arena::standings::estimator::{BUCKETS, Block, RIDGE, Ridge, Tables, Unit, block_units};
-use arena::standings::stats::{BlockSample, block_estimate};
+use arena::standings::{BlockSample, block_estimate};
 
 use crate::estimates::{cross_fitted, plain, sequential, sequential_fit, width};
 use protocol::MixEntry;

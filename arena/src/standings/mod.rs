@@ -6,15 +6,19 @@
 //! (`crate::tournament`), so nothing here depends on tournaments.
 
 mod compute;
+// The estimator stays a public module: it is curated in its own right (private parts, `pub
+// use` of what it offers), and its names (`Block`, `Unit`, `Tables`, `fit`, `RIDGE`) read as
+// the estimator's only with its name; the luck research example and the tests use it whole.
 pub mod estimator;
 mod match_record;
-pub mod rating;
+mod rating;
 mod render;
-pub mod sprt;
-pub mod stats;
+pub(crate) mod sprt;
+pub(crate) mod stats;
 
 pub use compute::{BotStanding, CrossEntry, Standings, compute};
 pub use match_record::MatchRecord;
+pub use rating::{Comparison, SplitMix64, bradley_terry};
 pub use render::{render_table, render_totals, to_csv};
 pub use sprt::{Sprt, SprtDecision, SprtError, SprtVerdict};
-pub use stats::Interval;
+pub use stats::{BlockEstimate, BlockSample, Interval, block_estimate, student_t_quantile};

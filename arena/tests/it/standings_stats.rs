@@ -3,9 +3,9 @@
 
 use std::collections::BTreeMap;
 
-use arena::standings::rating::{Comparison, SplitMix64, bradley_terry};
-use arena::standings::stats::student_t_quantile;
+use arena::standings::student_t_quantile;
 use arena::standings::{BotStanding, Sprt, SprtDecision, Standings, compute, render_table, to_csv};
+use arena::standings::{Comparison, SplitMix64, bradley_terry};
 use arena::tournament::MatchRecord;
 use protocol::FaultKind;
 

@@ -16,7 +16,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use arena::standings::stats::BlockSample;
+use arena::standings::BlockSample;
 use sha2::{Digest, Sha256};
 
 use super::sequential::{Estimate, Judgement, Looks};

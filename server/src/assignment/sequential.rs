@@ -11,7 +11,7 @@
 //! for a bot whose true edge sits on the mark. At the cap a verdict that neither end settles
 //! is "not settled".
 
-use arena::standings::stats::{BlockSample, block_estimate};
+use arena::standings::{BlockSample, block_estimate};
 
 /// Where one grade stands after a look.
 #[derive(Clone, Copy, Debug, PartialEq)]

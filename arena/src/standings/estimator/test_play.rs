@@ -15,7 +15,7 @@ use rules::{Action, Card, Event, Hand, Settings, Variant, hand_value};
 
 use crate::replay::Record;
 use crate::standings::estimator::{Block, Unit};
-use crate::standings::stats::{BlockSample, block_estimate};
+use crate::standings::{BlockSample, block_estimate};
 
 /// A two-seat replay's header for `settings` (seed 0).
 pub fn header_record(settings: Settings) -> Record {
