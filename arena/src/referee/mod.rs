@@ -5,12 +5,15 @@
 //! every seat what it may see. Faults become an action for the bot (pack, keep or refuse) and a
 //! fault record; the match always finishes.
 
+// Two small concerns stay public modules, read with their names: `compare::run` (what `arena
+// compare` runs: hands of a rules document, outside any match) and `seeds::from_os` (a fresh
+// secret seed; how seeds derive from it stays the crate's).
 pub mod compare;
 mod connection;
 mod decision_loop;
 mod match_config;
 mod match_runner;
-pub mod mix_draw;
+pub(crate) mod mix_draw;
 mod request_ids;
 mod result;
 pub mod seeds;

@@ -16,21 +16,21 @@ use rand_core::{RngCore, SeedableRng, TryRngCore};
 
 /// A domain of derived seeds: its 24-byte tag fills key bytes 8..32.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Domain(&'static [u8; 24]);
+pub(crate) struct Domain(&'static [u8; 24]);
 
 /// The seed a seat's bot gets in its hello, from the match seed and the seat.
-pub const BOT_SEED: Domain = Domain(b"teenpatti-arena:bot-seed");
+pub(crate) const BOT_SEED: Domain = Domain(b"teenpatti-arena:bot-seed");
 
 /// The deal seed of a tournament's duplicate block, from the tournament seed and the block.
-pub const BLOCK_SEED: Domain = Domain(b"teenpatti-arena:blk-seed");
+pub(crate) const BLOCK_SEED: Domain = Domain(b"teenpatti-arena:blk-seed");
 
 /// A tournament's independent hello seeds (`bot_seeds = "independent"`), from the tournament
 /// seed and the stream `match index × 2¹⁶ + seat`: every match and every seat its own seed.
-pub const MATCH_BOT_SEED: Domain = Domain(b"teenpatti-arena:ind-seed");
+pub(crate) const MATCH_BOT_SEED: Domain = Domain(b"teenpatti-arena:ind-seed");
 
 /// The draws of a seat's mixed answers (`crate::referee::mix_draw`): the key from the match
 /// seed and the seat, then one stream per draw.
-pub const MIX_DRAW: Domain = Domain(b"teenpatti-arena:mix-draw");
+pub(crate) const MIX_DRAW: Domain = Domain(b"teenpatti-arena:mix-draw");
 
 // The deal's keys end in eight zero bytes; ours never do (see the module comment).
 const _: () = assert!(
@@ -53,7 +53,7 @@ const fn ends_nonzero(domain: Domain) -> bool {
 
 /// The `index`-th seed of `domain` derived from `secret`: one-way (recovering `secret` from
 /// outputs means searching all its values), and independent across domains and indices.
-pub fn derive(secret: u64, domain: Domain, index: u64) -> u64 {
+pub(crate) fn derive(secret: u64, domain: Domain, index: u64) -> u64 {
     let mut key = [0u8; 32];
     key[0..8].copy_from_slice(&secret.to_le_bytes());
     key[8..32].copy_from_slice(domain.0);
