@@ -6,7 +6,7 @@
 //! fault record; the match always finishes.
 
 // Two small concerns stay public modules, read with their names: `compare::run` (what `arena
-// compare` runs: hands of a rules document, outside any match) and `seeds::from_os` (a fresh
+// compare` runs: who wins among hands read from stdin, outside any match) and `seeds::from_os` (a fresh
 // secret seed; how seeds derive from it stays the crate's).
 pub mod compare;
 mod connection;
