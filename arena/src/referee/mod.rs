@@ -5,9 +5,9 @@
 //! every seat what it may see. Faults become an action for the bot (pack, keep or refuse) and a
 //! fault record; the match always finishes.
 
-// Two small concerns stay public modules, read with their names: `compare::run` (what `arena
-// compare` runs: who wins among hands read from stdin, outside any match) and `seeds::from_os` (a fresh
-// secret seed; how seeds derive from it stays the crate's).
+// Two small concerns stay public modules, read with their names: `compare::run` (what
+// `arena compare` runs: who wins among hands read from stdin, outside any match) and
+// `seeds::from_os` (a fresh secret seed; how seeds derive from it stays the crate's).
 pub mod compare;
 mod connection;
 mod decision_loop;
