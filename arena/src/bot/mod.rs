@@ -20,6 +20,8 @@ mod orphans;
 mod proc_view;
 mod process;
 mod real_dirs;
+// `arena run-bot` stays a public module: its `run`, `Outcome` and `Ending` read as the
+// relay's only with its name (`bot::run` would not say which run).
 pub mod relay;
 mod report;
 mod run;

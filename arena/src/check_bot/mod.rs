@@ -10,7 +10,7 @@
 mod checker_table;
 mod run;
 mod scenarios;
-pub mod stdout_text;
+pub(crate) mod stdout_text;
 
 use protocol::TimeLimits;
 
