@@ -123,6 +123,9 @@ pub async fn play<R: BufRead, W: Write>(
         .collect();
     let mut decisions = DecisionLoop::new(config.time.decision_ms, draws);
     let mut total = 0i64;
+    // Each seat's net chips and the hands played, for the bots' `match_end`.
+    let mut totals = vec![0i64; n];
+    let mut played = 0u64;
     for h in 0..config.hands {
         if table.quit {
             break;
@@ -132,7 +135,12 @@ pub async fn play<R: BufRead, W: Write>(
         decisions
             .play_hand(&mut table, &mut hand, h, &events)
             .await?;
-        let net = hand.payoffs().expect("over")[me];
+        let payoffs = hand.payoffs().expect("over");
+        for (sum, chips) in totals.iter_mut().zip(payoffs) {
+            *sum += chips;
+        }
+        played += 1;
+        let net = payoffs[me];
         total += net;
         writeln!(
             table.console.output,
@@ -145,8 +153,8 @@ pub async fn play<R: BufRead, W: Write>(
     let console = table.console;
     for mut c in table.bots.into_iter().flatten() {
         c.queue(&ArenaMessage::MatchEnd(MatchEnd {
-            hands: config.hands,
-            totals: vec![0; n],
+            hands: played,
+            totals: totals.clone(),
         }));
         c.close(Duration::from_millis(500)).await;
     }
