@@ -164,19 +164,10 @@ pub async fn step(db: &Db, contest: &Contest) -> anyhow::Result<usize> {
                             for block in (0..until as i64).filter(|b| !present.contains(b)) {
                                 let seed =
                                     block_seed(secret, &reference.name, sub.version_id, block);
-                                let pair = NewPair {
-                                    version_a: sub.version_id,
-                                    version_b: reference_version,
-                                    seeds: [seed, seed],
-                                    hands: policy.hands,
-                                    max_attempts: i64::from(contest.ladder.max_attempts),
-                                };
-                                match db.schedule_grading_block(&pair, block).await {
-                                    Ok(_) => scheduled += 1,
-                                    // Another worker scheduled it first.
-                                    Err(StorageError::Conflict) => {}
-                                    Err(e) => return Err(e.into()),
-                                }
+                                let pair =
+                                    block_pair(contest, policy, sub, reference_version, seed);
+                                let done = db.schedule_grading_block(&pair, block).await;
+                                scheduled += usize::from(first_to_schedule(done)?);
                             }
                         }
                     }
@@ -241,22 +232,39 @@ async fn schedule_probes(
                 None => secret.insert(db.assignment_secret().await?),
             };
             let seed = probe_seed(secret, &reference.name, probe);
-            let pair = NewPair {
-                version_a: sub.version_id,
-                version_b: reference_version,
-                seeds: [seed, seed],
-                hands: policy.hands,
-                max_attempts: i64::from(contest.ladder.max_attempts),
-            };
-            match db.schedule_copy_probe(&pair, probe).await {
-                Ok(_) => scheduled += 1,
-                // Another worker scheduled it first.
-                Err(StorageError::Conflict) => {}
-                Err(e) => return Err(e.into()),
-            }
+            let pair = block_pair(contest, policy, sub, reference_version, seed);
+            let done = db.schedule_copy_probe(&pair, probe).await;
+            scheduled += usize::from(first_to_schedule(done)?);
         }
     }
     Ok(scheduled)
+}
+
+/// Both seat orders of one deal: `sub` against a reference bot's version.
+fn block_pair(
+    contest: &Contest,
+    policy: &AssignmentPolicy,
+    sub: &Submission,
+    reference_version: i64,
+    seed: u64,
+) -> NewPair {
+    NewPair {
+        version_a: sub.version_id,
+        version_b: reference_version,
+        seeds: [seed, seed],
+        hands: policy.hands,
+        max_attempts: i64::from(contest.ladder.max_attempts),
+    }
+}
+
+/// Whether this step scheduled the block or probe: a conflict is another worker's having
+/// scheduled it first.
+fn first_to_schedule(done: Result<i64, StorageError>) -> anyhow::Result<bool> {
+    match done {
+        Ok(_) => Ok(true),
+        Err(StorageError::Conflict) => Ok(false),
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// Each reference's newest version if it is ready (`None` while it builds, or if its build
