@@ -316,7 +316,10 @@ async function checkReplay(page, id) {
   assert.deepEqual(await position(page), { hand: 0, step: opened + 1 }, 'ArrowLeft');
   await key(page, 'End');
   at = await position(page);
-  assert.ok(at.hand === 0 && at.step > opened + 2, 'End goes to the end of the hand: ' + JSON.stringify(at));
+  // The log holds the hand's steps: End shows the last (a hand can end two steps after its
+  // deal, when a bot packs at once).
+  const steps = await page.evaluate(() => document.querySelectorAll('#log li').length);
+  assert.deepEqual(at, { hand: 0, step: steps - 1 }, 'End goes to the end of the hand (' + steps + ' steps)');
   // The hands: three cards a seat, all different.
   const dealt = await cards(page);
   assert.equal(dealt.length, 2);
