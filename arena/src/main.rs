@@ -17,14 +17,15 @@ mod commands;
 
 fn main() -> ExitCode {
     // Before anything is started: no descriptor this arena inherited (`flock DIR arena ...`,
-    // a shell's `3>>log`) may reach a bot, a guard or a sibling it execs (`bot::descriptors`).
-    // Best effort: every sandboxed child marks them again before its exec.
-    let inherited = arena::bot::cloexec_inherited();
-    // The guard of another arena process (see `bot::guard`): not a user command.
+    // a shell's `3>>log`) may reach a bot, a guard or a sibling it execs
+    // (`sandbox::cloexec_inherited`). Best effort: every sandboxed child marks them again
+    // before its exec.
+    let inherited = sandbox::cloexec_inherited();
+    // The guard of another arena process (see `sandbox::run_guard`): not a user command.
     let mut args = std::env::args();
-    if args.nth(1).as_deref() == Some(arena::bot::GUARD_COMMAND) {
+    if args.nth(1).as_deref() == Some(sandbox::GUARD_COMMAND) {
         if let Some(pid) = args.next().and_then(|p| p.parse().ok()) {
-            arena::bot::run_guard(pid);
+            sandbox::run_guard(pid);
         }
         return ExitCode::SUCCESS;
     }
@@ -44,14 +45,14 @@ fn main() -> ExitCode {
     }
     // Orphaned grandchildren of bots are reparented to the arena and reaped with the bot, so
     // a killed bot never leaves a zombie behind (some init processes never reap).
-    if let Err(e) = arena::bot::set_child_subreaper() {
+    if let Err(e) = sandbox::set_child_subreaper() {
         tracing::debug!("cannot become a child subreaper: {e}");
     }
     // Bots of an arena that was killed (SIGKILL, power cut) may still run in its cgroups.
-    arena::bot::reap_stale();
+    sandbox::reap_stale();
     // And if this arena is killed, its guard kills what its bots leave running.
     if cli.command.starts_bots() {
-        arena::bot::spawn_guard();
+        sandbox::spawn_guard();
     }
     let runtime = match cli.command.runtime().enable_all().build() {
         Ok(rt) => rt,

@@ -11,10 +11,10 @@ use std::fmt;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use arena::bot::{Limits, SandboxLevel};
 use arena::tournament::ConfigError;
 use arena::tournament::sections::{self, LimitsSection, SectionError, TableSection, TimeSection};
 use protocol::{Settings, TimeLimits, Variant};
+use sandbox::{Limits, SandboxLevel};
 use serde::Deserialize;
 use toml::Spanned;
 

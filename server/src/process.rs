@@ -7,11 +7,11 @@
 /// executable with a hidden argument): runs it and returns true; the caller then exits.
 pub fn run_as_guard() -> bool {
     let mut args = std::env::args();
-    if args.nth(1).as_deref() != Some(arena::bot::GUARD_COMMAND) {
+    if args.nth(1).as_deref() != Some(sandbox::GUARD_COMMAND) {
         return false;
     }
     if let Some(pid) = args.next().and_then(|p| p.parse().ok()) {
-        arena::bot::run_guard(pid);
+        sandbox::run_guard(pid);
     }
     true
 }
@@ -20,14 +20,14 @@ pub fn run_as_guard() -> bool {
 pub fn prepare_for_bots() {
     // Before the guard and any build or bot is started: what this server inherited (an
     // open directory, a log file, a supervisor's pipe) must reach none of them.
-    if let Err(e) = arena::bot::cloexec_inherited() {
+    if let Err(e) = sandbox::cloexec_inherited() {
         tracing::warn!("cannot mark inherited descriptors close-on-exec: {e}");
     }
-    if let Err(e) = arena::bot::set_child_subreaper() {
+    if let Err(e) = sandbox::set_child_subreaper() {
         tracing::debug!("cannot become a child subreaper: {e}");
     }
-    arena::bot::reap_stale();
-    arena::bot::spawn_guard();
+    sandbox::reap_stale();
+    sandbox::spawn_guard();
 }
 
 /// Logs to stderr, `RUST_LOG` or `info` (both binaries). Coloured only on a terminal: a

@@ -186,12 +186,12 @@ pub async fn run(mut options: WorkerOptions) -> anyhow::Result<()> {
 /// own choice of machine; a worker that joins on a machine without bubblewrap would quietly
 /// play everyone's bots unisolated, so it refuses unless the contest file asks for a lower
 /// level itself.
-fn check_sandbox(contest_toml: &str, level: arena::bot::SandboxLevel) -> anyhow::Result<()> {
+fn check_sandbox(contest_toml: &str, level: sandbox::SandboxLevel) -> anyhow::Result<()> {
     let named = contest_toml
         .parse::<toml::Table>()
         .map(|t| t.contains_key("sandbox"))
         .unwrap_or(false);
-    if !named && level != arena::bot::SandboxLevel::Bwrap {
+    if !named && level != sandbox::SandboxLevel::Bwrap {
         anyhow::bail!(
             "this machine cannot run the isolating sandbox (bubblewrap: Debian `apt-get install \
              bubblewrap`), and the contest file names no sandbox level; install it, or write \
@@ -244,7 +244,7 @@ async fn signals(stop: CancellationToken, hurry: CancellationToken) {
 
 #[cfg(test)]
 mod tests {
-    use arena::bot::SandboxLevel;
+    use sandbox::SandboxLevel;
 
     #[test]
     fn a_worker_without_bubblewrap_plays_only_what_the_contest_allows() {

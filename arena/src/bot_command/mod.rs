@@ -4,9 +4,9 @@ mod paths;
 
 use std::path::{Path, PathBuf};
 
-pub use paths::{PathBase, absolutize, missing_file_note, missing_path};
+use sandbox::{BotSpec, Limits, SandboxLevel};
 
-use crate::bot::{BotSpec, Limits, SandboxLevel};
+pub use paths::{PathBase, absolutize, missing_file_note, missing_path};
 
 /// A command line split like a shell would, with a clear error for unbalanced quotes.
 pub fn split(command: &str) -> Result<Vec<String>, String> {
@@ -77,11 +77,11 @@ pub const DEFAULT_LIMITS: Limits = Limits {
     open_files: Some(256),
     processes: Some(256),
     disk_bytes: Some(256 << 20),
-    millicpus: Some(crate::bot::DEFAULT_MILLICPUS),
+    millicpus: Some(sandbox::DEFAULT_MILLICPUS),
 };
 
 /// Default `--max-log-kb`: a bot's stderr log keeps its first and last 64 KiB.
-pub const DEFAULT_MAX_LOG_KB: u64 = 2 * (crate::bot::DEFAULT_STDERR_KEEP_BYTES as u64 >> 10);
+pub const DEFAULT_MAX_LOG_KB: u64 = 2 * (sandbox::DEFAULT_STDERR_KEEP_BYTES as u64 >> 10);
 
 /// The bytes kept at the head, and again at the tail, of a stderr log of at most `max_kb`.
 pub fn log_keep_bytes(max_kb: u64) -> usize {

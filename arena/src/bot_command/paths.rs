@@ -5,7 +5,7 @@
 //! such paths absolute first, against the folder the user meant: the current directory for a
 //! command line (`arena match`, `check-bot`, `play`), the file's own folder for a tournament
 //! file, or the bot's `workdir` there. The same absolute path then works at every sandbox
-//! level (under bwrap it is given through real directories, `bot/real_dirs.rs`).
+//! level (under bwrap it is given through real directories, `sandbox/src/real_dirs.rs`).
 //!
 //! The rule, also in README ("Matches"): a word that does not start with `-` and names an
 //! existing file or folder relative to that folder is a path; the program (the first word) is

@@ -13,8 +13,8 @@ mod scenarios;
 pub(crate) mod stdout_text;
 
 use protocol::TimeLimits;
+use sandbox::BotSpec;
 
-use crate::bot::BotSpec;
 pub use run::{Check, Outcome, ScenarioRun, Stop, run_scenario};
 pub use scenarios::{Scenario, scenarios};
 
@@ -83,7 +83,7 @@ pub fn render(command: &str, checks: &[Check]) -> String {
             let _ = writeln!(out, "        expected: {expected}");
         }
         if let Some(stderr) = &c.stderr {
-            out.push_str(&crate::bot::stderr_block(Some(stderr), "        "));
+            out.push_str(&sandbox::stderr_block(Some(stderr), "        "));
         }
         if let Some(note) = &c.note {
             let _ = writeln!(out, "        note:     {note}");

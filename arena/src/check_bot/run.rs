@@ -8,10 +8,10 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use protocol::{ArenaMessage, DecisionKind, Hello, MatchEnd, PROTOCOL_VERSION, TimeLimits};
+use sandbox::BotSpec;
 
 use super::checker_table::CheckerTable;
 use super::scenarios::Scenario;
-use crate::bot::BotSpec;
 use crate::referee::mix_draw::MixDraws;
 use crate::referee::{Connection, DecisionLoop, HandEnd};
 

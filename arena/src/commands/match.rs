@@ -60,7 +60,7 @@ pub struct MatchArgs {
     pub max_transcript_mb: u64,
     /// With --logs, the replay also holds each decision's stderr lines: at most this many KiB
     /// per bot over the match (and 20 lines, 2 KiB per decision); the lines past it are counted.
-    #[arg(long, default_value_t = (arena::bot::SEAT_BUDGET_BYTES / 1024) as u64, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = (sandbox::SEAT_BUDGET_BYTES / 1024) as u64, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_replay_stderr_kb: u64,
     #[command(flatten)]
     pub table: TableArgs,
@@ -160,7 +160,7 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
         .map(Path::to_path_buf)
         .collect();
     let sandbox = args.limits.sandbox.level();
-    let protection = arena::bot::SandboxReport::new(sandbox, &limits);
+    let protection = sandbox::SandboxReport::new(sandbox, &limits);
     let context = FailureContext {
         max_restarts: args.limits.max_restarts,
         logs_kept: args.logs.is_some(),
@@ -253,7 +253,7 @@ pub async fn run(args: MatchArgs) -> anyhow::Result<()> {
     if args.json {
         let mut summary = summary_json(&result, &context);
         // The arena's own peak memory: bots must not be able to make it grow.
-        summary["arena_max_rss_kb"] = arena::bot::peak_rss_kb().into();
+        summary["arena_max_rss_kb"] = sandbox::peak_rss_kb().into();
         summary["sandbox"] = serde_json::to_value(&protection)?;
         arena::console::output::print(&format!("{summary}\n"))?;
     } else {
@@ -362,7 +362,7 @@ pub fn failures_text(result: &MatchResult, context: &FailureContext) -> String {
             failure.hand + 1,
             failure.reason()
         );
-        out.push_str(&arena::bot::stderr_block(failure.stderr.as_deref(), "  "));
+        out.push_str(&sandbox::stderr_block(failure.stderr.as_deref(), "  "));
         if let Some(note) = context.note(s) {
             let _ = writeln!(out, "  note: {note}");
         }

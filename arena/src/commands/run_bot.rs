@@ -1,6 +1,6 @@
 //! `arena run-bot [--sandbox LEVEL] [limits] [--grace-ms MS] -- CMD...`: one bot, started
 //! as a match starts it, its lines relayed through the arena's own stdin and stdout and its
-//! stderr passed on (`arena::bot::relay`). How `teenpatti.Subprocess` runs a bot in the sandbox.
+//! stderr passed on (`arena::relay`). How `teenpatti.Subprocess` runs a bot in the sandbox.
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -58,8 +58,7 @@ pub async fn run(args: RunBotArgs) -> anyhow::Result<ExitCode> {
     let cancel = CancellationToken::new();
     // Quietly: this stderr is the bot's.
     arena::console::signals::cancel_quietly_on_signal(cancel.clone());
-    let outcome =
-        arena::bot::relay::run(&spec, Duration::from_millis(args.grace_ms), &cancel).await?;
+    let outcome = arena::relay::run(&spec, Duration::from_millis(args.grace_ms), &cancel).await?;
     if let Some(message) = outcome.message() {
         eprint_line(&format!("arena run-bot: {message}"));
     }

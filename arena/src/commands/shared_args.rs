@@ -3,10 +3,10 @@
 
 use std::str::FromStr;
 
-use arena::bot::{Limits, SandboxLevel};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, ValueEnum};
 use protocol::{SequenceOrder, Settings, TimeLimits, Variant};
+use sandbox::{Limits, SandboxLevel};
 
 /// The live view's options, the same for `arena match` and `arena tournament`.
 #[derive(Args, Clone, Copy, Debug)]
@@ -144,7 +144,7 @@ pub struct SandboxArgs {
 
 /// The level asked for, or the strongest this machine supports.
 pub fn sandbox_level(arg: Option<SandboxArg>) -> SandboxLevel {
-    arg.map_or_else(arena::bot::default_level, SandboxLevel::from)
+    arg.map_or_else(sandbox::default_level, SandboxLevel::from)
 }
 
 impl SandboxArgs {
@@ -222,7 +222,7 @@ fn parse_cpus(text: &str) -> Result<u64, String> {
         .trim()
         .parse()
         .map_err(|_| format!("{text:?} is not a number of CPUs such as 1 or 0.5"))?;
-    arena::bot::millicpus(cpus).map_err(|e| e.to_string())
+    sandbox::millicpus(cpus).map_err(|e| e.to_string())
 }
 
 pub fn at_least_one<T>(text: &str) -> Result<T, String>

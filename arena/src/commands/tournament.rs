@@ -57,7 +57,7 @@ pub async fn run(args: TournamentArgs) -> anyhow::Result<()> {
     let out = args.out.unwrap_or_else(|| t.output.clone());
     if !args.quiet {
         arena::console::output::eprint_line(
-            &arena::bot::SandboxReport::new(t.sandbox, &t.limits).line(),
+            &sandbox::SandboxReport::new(t.sandbox, &t.limits).line(),
         );
     }
     // Kept until the tournament is over: dropping it stops the live view.

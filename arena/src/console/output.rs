@@ -9,20 +9,15 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+// The sandbox crate's own (a bot's stderr log, the default level's warning), re-exported: one
+// function each for the whole arena.
+pub use sandbox::{create_private, eprint_line};
+
 /// Writes `text` to stdout; a broken pipe comes back as an error that `main` exits quietly on.
 pub fn print(text: &str) -> io::Result<()> {
     let mut out = io::stdout().lock();
     out.write_all(text.as_bytes())?;
     out.flush()
-}
-
-/// Writes `line` and a newline to stderr; any failure (a closed pipe, a full disk) is
-/// ignored, so a message can never take the program (or a signal handler) down.
-pub fn eprint_line(line: &str) {
-    let mut err = io::stderr().lock();
-    let _ = err.write_all(line.as_bytes());
-    let _ = err.write_all(b"\n");
-    let _ = err.flush();
 }
 
 /// An IO error as a short reason for a message that already names the file:
@@ -61,19 +56,6 @@ pub fn create_parent(file: &Path) -> Result<(), CreateFolderError> {
         }
         _ => Ok(()),
     }
-}
-
-/// Creates (or truncates) `path` readable and writable by the arena's user only (0600 when
-/// created): replays, transcripts and stderr logs hold cards, and a bot running as a user of
-/// its own (the `limits` level under root) must not follow its match from them.
-pub fn create_private(path: &Path) -> io::Result<std::fs::File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(0o600)
-        .open(path)
 }
 
 /// `std::fs::create_dir_all`, with a clear reason when a file stands where the folder should

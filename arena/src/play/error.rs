@@ -3,8 +3,8 @@
 use std::io;
 
 use rules::SettingsError;
+use sandbox::SpawnError;
 
-use crate::bot::SpawnError;
 use crate::console::exit::{ExitKind, HasExitKind};
 
 #[derive(Debug, thiserror::Error)]

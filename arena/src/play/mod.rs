@@ -15,8 +15,8 @@ use std::time::Duration;
 
 use protocol::{ArenaMessage, Hello, MatchEnd, PROTOCOL_VERSION, Settings, TimeLimits};
 use rules::Hand;
+use sandbox::BotSpec;
 
-use crate::bot::BotSpec;
 use crate::referee::mix_draw::MixDraws;
 use crate::referee::{Connection, DecisionLoop};
 pub use error::PlayError;
@@ -84,7 +84,7 @@ pub async fn play<R: BufRead, W: Write>(
                 write!(
                     console.output,
                     "{}",
-                    crate::bot::stderr_block(fault.stderr.as_deref(), "  ")
+                    sandbox::stderr_block(fault.stderr.as_deref(), "  ")
                 )?;
                 let cwd = std::env::current_dir().unwrap_or_default();
                 let paths_from = crate::bot_command::PathBase::current_dir(&cwd);

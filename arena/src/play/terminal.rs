@@ -115,7 +115,7 @@ impl<R: BufRead, W: Write> Table for Terminal<'_, R, W> {
             write!(
                 out,
                 "{}",
-                crate::bot::stderr_block(exit.stderr.excerpt().as_deref(), "    ")
+                sandbox::stderr_block(exit.stderr.excerpt().as_deref(), "    ")
             )?;
         }
         Ok(AfterFault::ArenaPlaysTheHand)

@@ -10,13 +10,13 @@ use protocol::{
     Action, Answer, ArenaMessage, BotHello, Card, Choice, Event, FaultKind, Hello, LegalAction,
     MixEntry, Reply, Request,
 };
+use sandbox::{
+    BotProcess, BotSpec, DecisionStderr, ExitSummary, ReadError, SpawnError, WriteError,
+};
 use tokio::time::{Instant, Sleep};
 
 use super::mix_draw::{self, MixDraws};
 use super::transcript::Transcript;
-use crate::bot::{
-    BotProcess, BotSpec, DecisionStderr, ExitSummary, ReadError, SpawnError, WriteError,
-};
 
 /// How often a pending answer's wait checks whether the bot's process has exited.
 const EXIT_POLL: Duration = Duration::from_millis(50);
@@ -33,7 +33,7 @@ pub struct SeatFault {
     pub line: Option<String>,
     /// The connection can no longer be used (process gone, stream broken).
     pub broken: bool,
-    /// The last lines of the bot's stderr ([`crate::bot::StderrSummary::excerpt`]), once its
+    /// The last lines of the bot's stderr ([`sandbox::StderrSummary::excerpt`]), once its
     /// process has ended: set for a failed handshake by [`Connection::start`], and by whoever
     /// closes a broken connection.
     pub stderr: Option<String>,

@@ -5,8 +5,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use protocol::{Settings, TimeLimits};
+use sandbox::BotSpec;
 
-use crate::bot::BotSpec;
 use crate::watch::LiveMatch;
 
 /// One seat: the bot that plays it.
@@ -46,7 +46,7 @@ pub struct MatchConfig {
     pub transcript_max_bytes: u64,
     /// Record in the replay the stderr lines each bot wrote for each decision, at most this
     /// many bytes per seat over the match (and per decision: see
-    /// [`crate::bot::DecisionStderr`]). Opt-in (`None`: not recorded): they may reveal a
+    /// [`sandbox::DecisionStderr`]). Opt-in (`None`: not recorded): they may reveal a
     /// bot's thinking to whoever watches the replay. `arena match` sets it with `--logs`.
     pub decision_stderr: Option<usize>,
 }

@@ -133,7 +133,7 @@ pub enum Record {
         /// `replay_stderr = true`): the stderr lines the seat's
         /// bot wrote since its previous decision was read, up to this one's answer (for an
         /// arena action after a fault: up to the fault). At most 20 lines and 2 KiB per
-        /// decision, 256 KiB per seat and match (`bot::DecisionStderr`); empty: absent.
+        /// decision, 256 KiB per seat and match (`sandbox::DecisionStderr`); empty: absent.
         #[serde(skip_serializing_if = "Vec::is_empty", default)]
         stderr_lines: Vec<String>,
         /// Lines written in that span but not kept (past a bound); zero: absent.
@@ -149,7 +149,7 @@ pub enum Record {
         #[serde(skip_serializing_if = "Option::is_none", default)]
         line: Option<String>,
         /// For a fault that ended the bot's process (a failed start, a crash): the last lines
-        /// of its stderr (at most 20 lines and 4 KiB; `bot::excerpt`), if it wrote any.
+        /// of its stderr (at most 20 lines and 4 KiB; `sandbox::excerpt`), if it wrote any.
         /// Absent from replays of arenas before it existed, which read as before.
         #[serde(skip_serializing_if = "Option::is_none", default)]
         stderr: Option<String>,

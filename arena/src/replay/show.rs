@@ -91,7 +91,7 @@ pub fn show(records: &[Record]) -> String {
                 );
                 if let Some(stderr) = stderr {
                     let _ = writeln!(out, "    its last stderr lines:");
-                    out.push_str(&crate::bot::indented(stderr, "    | "));
+                    out.push_str(&sandbox::indented(stderr, "    | "));
                 }
             }
             Record::Bot {

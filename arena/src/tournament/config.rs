@@ -13,13 +13,13 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use protocol::{Settings, TimeLimits, Variant};
+use sandbox::{Limits, SandboxLevel};
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
 use super::command::RawCommand;
 use super::page_cache::PageCache;
 use super::sections::{self, LimitsSection, SectionError, TableSection, TimeSection, line_of};
-use crate::bot::{Limits, SandboxLevel};
 use crate::bot_command::PathBase;
 pub use crate::standings::sprt::{SprtConfig, SprtEstimator};
 
@@ -235,7 +235,7 @@ pub struct Tournament {
 }
 
 fn default_replay_stderr_kb() -> u64 {
-    (crate::bot::SEAT_BUDGET_BYTES / 1024) as u64
+    (sandbox::SEAT_BUDGET_BYTES / 1024) as u64
 }
 
 fn default_max_log_kb() -> u64 {

@@ -48,7 +48,7 @@ pub fn unavailable(jobs: usize) -> Option<String> {
              meanwhile could keep pages cached through the drop"
         ));
     }
-    if !crate::bot::running_as_root() {
+    if !sandbox::running_as_root() {
         return Some(
             "page_cache = \"drop\" needs root: only root may empty the page cache \
              (/proc/sys/vm/drop_caches)"

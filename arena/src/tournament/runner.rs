@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use protocol::{Hello, PROTOCOL_VERSION};
+use sandbox::BotSpec;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
@@ -16,7 +17,6 @@ use super::output::OutputDir;
 use super::page_cache::PageCache;
 use super::run_error::{BotCheckFailure, RunError};
 use super::schedule::{ScheduledMatch, schedule, sprt_block};
-use crate::bot::BotSpec;
 use crate::bot_command::{self, SpecInput};
 use crate::referee::{Connection, MatchConfig, MatchError, MatchResult, SeatConfig};
 use crate::standings::{Sprt, SprtDecision};
@@ -87,7 +87,7 @@ pub async fn check_bots(t: &Tournament, scratch: &std::path::Path) -> Result<(),
                         .line
                         .map(|l| format!("; it sent: {l}"))
                         .unwrap_or_default(),
-                    crate::bot::stderr_block(fault.stderr.as_deref(), "  ").trim_end()
+                    sandbox::stderr_block(fault.stderr.as_deref(), "  ").trim_end()
                 )),
             };
             (i, line, name, result)

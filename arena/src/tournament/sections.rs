@@ -5,10 +5,9 @@
 use std::ops::Range;
 
 use protocol::{SequenceOrder, Settings, TimeLimits, Variant};
+use sandbox::{Limits, SandboxLevel};
 use serde::Deserialize;
 use toml::Spanned;
-
-use crate::bot::{Limits, SandboxLevel};
 
 /// A mistake in one of these sections: where (a byte range of the file, when known), which
 /// field (as written in the file, e.g. `table.boot`) and what.
@@ -154,8 +153,8 @@ impl LimitsSection {
     /// `cpus` in thousandths of a CPU; one CPU where the section is silent.
     fn millicpus(&self) -> Result<u64, SectionError> {
         match &self.cpus {
-            None => Ok(crate::bot::DEFAULT_MILLICPUS),
-            Some(v) => crate::bot::millicpus(*v.get_ref()).map_err(|e| SectionError {
+            None => Ok(sandbox::DEFAULT_MILLICPUS),
+            Some(v) => sandbox::millicpus(*v.get_ref()).map_err(|e| SectionError {
                 span: Some(v.span()),
                 field: "limits.cpus".into(),
                 message: e.to_string(),
@@ -176,7 +175,7 @@ impl LimitsSection {
 /// The `sandbox` key: `none`, `limits` or `bwrap`; absent, the strongest this machine offers.
 pub fn sandbox_level(key: Option<&Spanned<String>>) -> Result<SandboxLevel, SectionError> {
     let Some(s) = key else {
-        return Ok(crate::bot::default_level());
+        return Ok(sandbox::default_level());
     };
     match s.get_ref().as_str() {
         "none" => Ok(SandboxLevel::None),

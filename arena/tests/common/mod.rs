@@ -161,7 +161,7 @@ pub fn bwrap_works(test: &str) -> bool {
         .enable_all()
         .build()
         .unwrap();
-    match runtime.block_on(arena::bot::probe_bwrap()) {
+    match runtime.block_on(sandbox::probe_bwrap()) {
         Ok(()) => true,
         Err(why) => {
             skip(test, &format!("bubblewrap does not work here: {why}"));

@@ -592,7 +592,7 @@ fn pagecache_by_timing_across_halves_carries_nothing_with_page_cache_drop() {
     if !bwrap_works(test) {
         return;
     }
-    if !arena::bot::running_as_root() {
+    if !sandbox::running_as_root() {
         common::skip(test, "page_cache = \"drop\" needs root");
         return;
     }

@@ -87,7 +87,7 @@ fn a_flood_is_cut_to_the_bounds_and_counted() {
     let records = play("50", true);
     // Each decision writes 51 lines (+ the hello line before the first). A line read after
     // its decision's answer goes with the seat's next decision (two pipes, two readers: see
-    // `arena::bot::decision_stderr`); a loaded CI machine did that once. So each decision
+    // `sandbox::decision_stderr`); a loaded CI machine did that once. So each decision
     // is checked against the bounds, and each seat's lines are counted over the match:
     // every line is kept or counted once, except what the last decision wrote after its
     // answer was taken.

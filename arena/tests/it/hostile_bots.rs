@@ -359,7 +359,7 @@ fn bwrap_hides_other_bots_files_the_logs_and_the_replay() {
             // Under root each bot has a uid of its own: the other seat's private directory
             // is that uid's alone, and the logs, transcripts and replay are the arena's
             // user's alone (0600). Otherwise all of them are open.
-            if arena::bot::running_as_root() {
+            if sandbox::running_as_root() {
                 for target in targets {
                     assert!(line(target).contains(" failed: "), "{snoop}");
                 }
@@ -425,7 +425,7 @@ fn bwrap_stops_writes_outside_the_bot_directory() {
         assert!(result("own.txt").ends_with(" ok"), "{log}");
         if sandbox == "limits" {
             // Under root the bot's own uid may write only its own directory.
-            if arena::bot::running_as_root() {
+            if sandbox::running_as_root() {
                 assert!(result(&home_parent).contains(" failed: "), "control: {log}");
             } else {
                 assert!(result(&home_parent).ends_with(" ok"), "control: {log}");
@@ -529,7 +529,7 @@ command = "{}"
             );
             // Under root each bot has a uid of its own: the other seat's directory and the
             // results file (mode 0600) are closed to it even at `limits`.
-            if arena::bot::running_as_root() {
+            if sandbox::running_as_root() {
                 assert!(line("../seat0").contains(" failed: "), "{log}");
             } else {
                 assert!(line("../seat0").contains(" lists "), "control: {log}");

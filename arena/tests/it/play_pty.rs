@@ -70,7 +70,7 @@ fn a_faulty_bot_is_played_by_the_arena_for_the_rest_of_the_hand() {
         workdir: work.path().join("bot"),
         log_dir: work.path(),
         seat: 1,
-        sandbox: arena::bot::SandboxLevel::Limits,
+        sandbox: sandbox::SandboxLevel::Limits,
         limits: bot_command::DEFAULT_LIMITS,
     });
     let hands = 6;

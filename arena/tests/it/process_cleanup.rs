@@ -8,8 +8,8 @@ use crate::process_common;
 
 use std::time::Duration;
 
-use arena::bot::{BotProcess, ReadError};
 use process_common::*;
+use sandbox::{BotProcess, ReadError};
 
 #[tokio::test]
 async fn forked_child_holding_the_pipes_is_killed_at_shutdown() {

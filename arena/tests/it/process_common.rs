@@ -6,7 +6,7 @@ use crate::common;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use arena::bot::{BotSpec, SandboxLevel};
+use sandbox::{BotSpec, SandboxLevel};
 use tempfile::TempDir;
 use tokio::time::Instant;
 

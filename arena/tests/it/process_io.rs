@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 use std::os::unix::fs::PermissionsExt;
 use std::time::Duration;
 
-use arena::bot::{BotProcess, ReadError, SpawnError, WriteError};
 use process_common::*;
+use sandbox::{BotProcess, ReadError, SpawnError, WriteError};
 use tokio::time::Instant;
 
 #[tokio::test]

@@ -5,12 +5,12 @@ use crate::process_common;
 
 use std::time::Duration;
 
-use arena::bot::{BotProcess, BotSpec, Limits, ReadError, SandboxLevel, probe_bwrap};
 use process_common::*;
+use sandbox::{BotProcess, BotSpec, Limits, ReadError, SandboxLevel, probe_bwrap};
 
 const MIB: u64 = 1024 * 1024;
 
-async fn first_line(spec: &BotSpec) -> (Result<String, ReadError>, arena::bot::ExitSummary) {
+async fn first_line(spec: &BotSpec) -> (Result<String, ReadError>, sandbox::ExitSummary) {
     let mut bot = BotProcess::spawn(spec).unwrap();
     let line = bot.recv_line(after(Duration::from_secs(30))).await;
     let exit = bot.shutdown(PATIENCE).await;

@@ -5,8 +5,8 @@ use crate::process_common;
 
 use std::time::Duration;
 
-use arena::bot::{SandboxLevel, probe_bwrap, run_to_completion};
 use process_common::*;
+use sandbox::{SandboxLevel, probe_bwrap, run_to_completion};
 
 fn shell(script: &str) -> Vec<String> {
     vec!["sh".into(), "-c".into(), script.into()]

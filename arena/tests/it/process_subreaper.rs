@@ -4,10 +4,10 @@
 
 use crate::process_common;
 
-use arena::bot::{BotProcess, SandboxLevel, probe_bwrap, set_child_subreaper};
 use process_common::*;
 use rustix::io::Errno;
 use rustix::process::{Pid, test_kill_process_group};
+use sandbox::{BotProcess, SandboxLevel, probe_bwrap, set_child_subreaper};
 
 fn group_gone(pgid: u32) -> bool {
     let pid = Pid::from_raw(pgid as i32).unwrap();

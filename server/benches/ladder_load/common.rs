@@ -56,10 +56,10 @@ pub fn sandbox_name() -> String {
     if let Ok(level) = std::env::var("LOAD_SANDBOX") {
         return level;
     }
-    match arena::bot::default_level() {
-        arena::bot::SandboxLevel::None => "none",
-        arena::bot::SandboxLevel::Limits => "limits",
-        arena::bot::SandboxLevel::Bwrap => "bwrap",
+    match sandbox::default_level() {
+        sandbox::SandboxLevel::None => "none",
+        sandbox::SandboxLevel::Limits => "limits",
+        sandbox::SandboxLevel::Bwrap => "bwrap",
     }
     .to_string()
 }

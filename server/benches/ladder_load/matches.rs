@@ -247,7 +247,7 @@ pub async fn run() {
     // As the arena does at start: orphaned descendants of bots (a sandbox's inner process
     // when its bot is killed) are reaped by this process, so their CPU time is counted here
     // as it is in the arena's. (`arena-server` does not do this yet.)
-    if let Err(e) = arena::bot::set_child_subreaper() {
+    if let Err(e) = sandbox::set_child_subreaper() {
         eprintln!("cannot become a child subreaper ({e}): the CPU columns miss some bot time");
     }
     for kit in kits.split(',').map(str::trim).filter(|k| !k.is_empty()) {

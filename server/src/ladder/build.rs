@@ -18,8 +18,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use arena::bot::{BotSpec, Limits, run_to_completion};
 use arena::check_bot::{Outcome, render, run_all, scenarios};
+use sandbox::{BotSpec, Limits, run_to_completion};
 use tokio::sync::Notify;
 
 use super::artifact::{Artifact, PackError, pack};

@@ -8,6 +8,7 @@ use std::time::Duration;
 use futures::future::join_all;
 use protocol::{ArenaMessage, DecisionKind, FaultNotice, Hello, MatchEnd, PROTOCOL_VERSION};
 use rules::{Hand, SettingsError};
+use sandbox::{DecisionLines, DecisionStderr, SpawnError};
 use tokio_util::sync::CancellationToken;
 
 use super::connection::{Connection, SeatFault};
@@ -15,7 +16,6 @@ use super::decision_loop::{DecisionLoop, fallback};
 use super::match_config::{MatchConfig, SeatConfig, seat_hello_seed};
 use super::mix_draw::MixDraws;
 use super::result::{BotFailure, MatchResult, SeatResult};
-use crate::bot::{DecisionLines, DecisionStderr, SpawnError};
 use crate::replay::{BotRecord, BotStatus, Header, Record, ReplayWriter};
 use crate::watch::Pace;
 
@@ -402,7 +402,7 @@ impl<'a> Referee<'a> {
         Ok(())
     }
 
-    async fn close_all(&mut self, grace: Duration) -> Vec<Option<crate::bot::ExitSummary>> {
+    async fn close_all(&mut self, grace: Duration) -> Vec<Option<sandbox::ExitSummary>> {
         let connections: Vec<Option<Connection>> =
             self.seats.iter_mut().map(|s| s.connection.take()).collect();
         join_all(connections.into_iter().map(|c| async move {
@@ -453,7 +453,7 @@ impl<'a> Referee<'a> {
     }
 }
 
-fn describe_exit(exit: &crate::bot::ExitSummary) -> String {
+fn describe_exit(exit: &sandbox::ExitSummary) -> String {
     let how = match (exit.code, exit.signal) {
         (Some(code), _) => format!("exit code {code}"),
         (None, Some(signal)) => format!("signal {signal}"),
@@ -486,7 +486,7 @@ const CPU_LIMIT_REACHED: &str =
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bot::{CgroupUsage, ExitSummary, StderrSummary};
+    use sandbox::{CgroupUsage, ExitSummary, StderrSummary};
 
     #[test]
     fn an_exit_says_which_limit_the_bot_reached() {

@@ -380,7 +380,7 @@ fn create_log(spec: &BotSpec) -> Result<File, SpawnError> {
         std::fs::create_dir_all(dir).map_err(err)?;
     }
     // What a bot writes on stderr may name its cards: the arena's user's only.
-    crate::console::output::create_private(&spec.stderr_log).map_err(err)
+    crate::create_private(&spec.stderr_log).map_err(err)
 }
 
 /// The common end of `shutdown` and `drop`.

@@ -86,7 +86,7 @@ pub struct CgroupLimits {
     /// every process of the bot together); the weight is the same for every bot.
     pub millicpus: Option<u64>,
     /// CPU time of the bot and all it starts, together. The kernel does not enforce it: the
-    /// owner reads [`CpuTimeHandle::cpu_time`] and kills (see `bot::cpu_watch`).
+    /// owner reads [`CpuTimeHandle::cpu_time`] and kills (see `cpu_watch`).
     pub cpu_seconds: Option<u64>,
 }
 

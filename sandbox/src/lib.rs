@@ -2,6 +2,19 @@
 //! rlimits and an optional bubblewrap sandbox; stdout lines with a length cap and deadlines;
 //! writes with deadlines; stderr drained into a capped log; and killing plus reaping the whole
 //! group on every exit path. A build is such a process too, run to completion (`run.rs`).
+//!
+//! A crate of its own because this is the layer that faces untrusted code: its surface is
+//! the small curated set re-exported below, and it can be audited alone. It knows nothing of
+//! the game and depends on no other crate of the workspace: a bot is a command line, lines in
+//! and out, limits and a sandbox level. The arena (the referee, `check-bot`, `play`,
+//! `arena run-bot`) and the contest server (builds, match workers) run their bots through it.
+//! In these docs "the arena" is whichever process runs the bots: the `arena` binary, the
+//! server or a worker. Each such binary's `main` hands [`GUARD_COMMAND`] to [`run_guard`]
+//! ([`spawn_guard`] re-executes the running binary with it).
+
+// `println!` and `eprintln!` panic on a closed pipe (a stderr whose reader has gone): write
+// through `eprint_line` instead, as the arena does.
+#![cfg_attr(not(test), deny(clippy::print_stdout, clippy::print_stderr))]
 
 mod bwrap;
 mod cgroup;
@@ -17,12 +30,10 @@ mod identity;
 mod level;
 mod limits;
 mod orphans;
+mod output;
 mod proc_view;
 mod process;
 mod real_dirs;
-// `arena run-bot` stays a public module: its `run`, `Outcome` and `Ending` read as the
-// relay's only with its name (`bot::run` would not say which run).
-pub mod relay;
 mod report;
 mod run;
 mod seccomp;
@@ -43,6 +54,7 @@ pub use group::set_child_subreaper;
 pub use guard::{GUARD_COMMAND, run_guard, spawn_guard};
 pub use identity::{BOT_UID_BASE, BOT_UID_COUNT, BotUid, running_as_root};
 pub use level::default_level;
+pub use output::{create_private, eprint_line};
 pub use process::{BotProcess, ExitSummary};
 pub use report::SandboxReport;
 pub use run::{Completion, run_to_completion};

@@ -60,7 +60,7 @@ fn interpreter_hint(path: &std::path::Path) -> String {
     format!(" (e.g. `{interpreter} {}`)", path.display())
 }
 
-/// Why [`BotProcess::recv_line`](crate::bot::BotProcess::recv_line) returned no line.
+/// Why [`BotProcess::recv_line`](crate::BotProcess::recv_line) returned no line.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ReadError {
     /// The deadline passed first. Nothing is lost: a later call sees the line.
@@ -80,7 +80,7 @@ pub enum ReadError {
     Io(String),
 }
 
-/// Why [`BotProcess::send_line`](crate::bot::BotProcess::send_line) failed.
+/// Why [`BotProcess::send_line`](crate::BotProcess::send_line) failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum WriteError {
     /// The bot didn't take the line before the deadline (it stopped reading and the pipe is

@@ -28,15 +28,13 @@ use std::os::fd::AsFd;
 use std::os::unix::process::ExitStatusExt;
 use std::time::Duration;
 
+use sandbox::{BotProcess, BotSpec, ExitSummary, ReadError, SandboxLevel, SpawnError, StderrRelay};
 use tokio::io::AsyncWriteExt;
 use tokio::process::ChildStdin;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Instant, MissedTickBehavior, sleep_until, timeout, timeout_at};
 use tokio_util::sync::CancellationToken;
 
-use crate::bot::{
-    BotProcess, BotSpec, ExitSummary, ReadError, SandboxLevel, SpawnError, StderrRelay,
-};
 use crate::console::exit::ExitKind;
 
 /// Lines of the caller's input queued for the bot (each read whole: the caller is trusted).
@@ -402,7 +400,7 @@ fn write_output(mut lines: mpsc::Receiver<String>, mut out: File) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bot::StderrSummary;
+    use sandbox::StderrSummary;
     use std::os::unix::process::ExitStatusExt;
     use std::process::ExitStatus;
 

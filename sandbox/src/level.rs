@@ -13,7 +13,7 @@ pub fn default_level() -> SandboxLevel {
     *LEVEL.get_or_init(|| match probe_in_own_thread() {
         Ok(()) => SandboxLevel::Bwrap,
         Err(why) => {
-            crate::console::output::eprint_line(&format!(
+            crate::eprint_line(&format!(
                 "warning: bots are NOT isolated: they can read each other's files, the \
                  replay and the arena's own files, and see each other's processes \
                  (bubblewrap is not usable here: {why}). Install bubblewrap (Debian: \

@@ -34,7 +34,7 @@ pub struct BotSpec {
     pub sandbox: SandboxLevel,
     /// Longest accepted stdout line; a longer one is [`ReadError::LineTooLong`].
     ///
-    /// [`ReadError::LineTooLong`]: crate::bot::ReadError::LineTooLong
+    /// [`ReadError::LineTooLong`]: crate::ReadError::LineTooLong
     pub max_line_bytes: usize,
     /// Bytes of stderr kept at the head and at the tail of the log (so at most twice this).
     pub stderr_keep_bytes: usize,
@@ -177,7 +177,7 @@ pub fn millicpus(cpus: f64) -> Result<u64, CpusError> {
 
 /// How much isolation a bot gets. What each level does *not* contain matters as much as
 /// what it does; ARCHITECTURE.md ("Sandbox levels", "Threat model") has the same lists.
-/// Front ends use [`default_level`](crate::bot::default_level): `Bwrap` where it works.
+/// Front ends use [`default_level`](crate::default_level): `Bwrap` where it works.
 ///
 /// Every level: its own process group, a cleared environment (`PATH`, `HOME` and the spec's
 /// `env` only), a private working directory as its current directory and `HOME`, piped
