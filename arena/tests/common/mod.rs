@@ -52,6 +52,27 @@ pub fn run_arena(args: &[&str]) -> Output {
         .expect("the arena runs")
 }
 
+/// Runs the arena with `args` from `dir`, with `input` on its stdin, which is then closed.
+pub fn run_arena_with_input(dir: &Path, args: &[&str], input: &[u8]) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(arena())
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the arena runs");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(input)
+        .expect("the arena's stdin takes the input");
+    drop(stdin);
+    child.wait_with_output().unwrap()
+}
+
 /// Runs the arena, checks its exit code, that stderr names every one of `needles` and that
 /// nothing panicked. Returns stderr.
 pub fn fails(args: &[&str], code: i32, needles: &[&str]) -> String {

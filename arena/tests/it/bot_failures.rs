@@ -171,8 +171,10 @@ fn play_tells_its_bots_the_hands_played_and_each_seats_net_chips() {
     let dir = tempfile::tempdir().unwrap();
     let end = dir.path().join("end.json");
     let bot = format!("python3 {} {}", zoo("record_match_end.py"), end.display());
-    let mut child = Command::new(common::arena())
-        .args([
+    // The person packs at every prompt.
+    let out = common::run_arena_with_input(
+        &root(),
+        &[
             "play",
             "--game",
             "classic",
@@ -184,21 +186,9 @@ fn play_tells_its_bots_the_hands_played_and_each_seats_net_chips() {
             "none",
             "--bot",
             &bot,
-        ])
-        .current_dir(root())
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the arena runs");
-    // The person packs at every prompt.
-    {
-        use std::io::Write;
-        let mut input = child.stdin.take().unwrap();
-        input.write_all("pack\n".repeat(20).as_bytes()).unwrap();
-    }
-    let out = child.wait_with_output().unwrap();
+        ],
+        "pack\n".repeat(20).as_bytes(),
+    );
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(0), "{text}\n{}", stderr(&out));
     let total: i64 = text

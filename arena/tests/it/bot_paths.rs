@@ -12,7 +12,7 @@ use crate::common;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use common::{GENEROUS_TIME, bots_toml, root, sample_bot, stderr, stdout};
 
@@ -48,21 +48,11 @@ impl Layout {
 
     /// The arena run from `other/`, its stdin closed or given `input`.
     fn arena(&self, args: &[&str], input: Option<&str>) -> Output {
-        let mut child = Command::new(common::arena())
-            .args(args)
-            .current_dir(self.path("other"))
-            .env("NO_COLOR", "1")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the arena runs");
-        let mut stdin = child.stdin.take().unwrap();
-        if let Some(text) = input {
-            std::io::Write::write_all(&mut stdin, text.as_bytes()).unwrap();
-        }
-        drop(stdin);
-        child.wait_with_output().unwrap()
+        common::run_arena_with_input(
+            &self.path("other"),
+            args,
+            input.unwrap_or_default().as_bytes(),
+        )
     }
 }
 

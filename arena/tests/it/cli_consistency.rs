@@ -114,22 +114,12 @@ fn out_and_o_and_the_old_output_write_the_same_page_in_new_folders() {
 
 #[test]
 fn compare_takes_game_like_every_other_command_and_still_variant() {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
     for flag in ["--game", "--variant"] {
-        let mut child = Command::new(common::arena())
-            .args(["compare", flag, "closest-555"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
-        stdin
-            .write_all(b"[[\"5s\",\"5d\",\"4h\"],[\"5c\",\"5h\",\"7s\"]]\n")
-            .unwrap();
-        drop(stdin);
-        let out = child.wait_with_output().unwrap();
+        let out = common::run_arena_with_input(
+            &common::root(),
+            &["compare", flag, "closest-555"],
+            b"[[\"5s\",\"5d\",\"4h\"],[\"5c\",\"5h\",\"7s\"]]\n",
+        );
         assert!(out.status.success(), "{flag}: {}", stderr(&out));
         assert!(stdout(&out).contains("\"winners\":[0]"), "{}", stdout(&out));
     }

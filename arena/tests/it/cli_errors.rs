@@ -241,8 +241,6 @@ fn replay_verify_of_a_tampered_replay_names_the_record() {
 
 #[test]
 fn compare_answers_good_lines_and_names_each_bad_one() {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
     let input = [
         r#"[["As","Kd","3h"],["2c","2d","9s"]]"#,
         "not json",
@@ -253,20 +251,11 @@ fn compare_answers_good_lines_and_names_each_bad_one() {
     ]
     .join("\n")
         + "\n";
-    let mut child = Command::new(common::arena())
-        .args(["compare", "--game", "classic"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::run_arena_with_input(
+        &common::root(),
+        &["compare", "--game", "classic"],
+        input.as_bytes(),
+    );
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     assert!(stderr(&out).contains("4 bad line"), "{}", stderr(&out));
     let answers: Vec<serde_json::Value> = stdout(&out)
